@@ -1,0 +1,154 @@
+/*
+ * coll/hdring: ring, recursive halving-doubling and binary-block collectives for Open MPI 4.1.
+ *
+ * Files: coll_hdring_component.c (registration, MCA parameters), coll_hdring_module.c (query, enable,
+ * fallback), coll_hdring_decision.c (which algorithm, and why), coll_hdring_transport.c (the kernels'
+ * transport over the PML), coll_hdring_scratch.c (per-module scratch cache), one file per collective, and the
+ * MPI-free layer hdring_*.[ch] (patterns, kernels, algorithms).
+ */
+#ifndef MCA_COLL_HDRING_H
+#define MCA_COLL_HDRING_H
+
+#include "ompi_config.h"
+
+#include "mpi.h"
+#include "ompi/mca/coll/coll.h"
+#include "ompi/communicator/communicator.h"
+
+#include "hdring_algorithms.h"
+
+BEGIN_C_DECLS
+
+/* The collectives hdring provides. */
+typedef enum hdring_coll {
+    HDRING_ALLREDUCE,
+    HDRING_REDUCE_SCATTER,
+    HDRING_REDUCE_SCATTER_BLOCK,
+    HDRING_ALLGATHER,
+    HDRING_BCAST,
+    HDRING_NCOLLS
+} hdring_coll_t;
+
+/* Index of the thresholds that apply: communicator size a power of two or not. */
+enum { HDRING_POF2 = 0, HDRING_NPOF2 = 1 };
+
+/* Everything a communicator's collectives depend on. The component holds the MCA variables; each module takes
+ * a snapshot when its communicator is created, so values written through MPI_T apply to communicators created
+ * afterwards (one program can compare configurations side by side). */
+typedef struct mca_coll_hdring_config {
+    int algorithm[HDRING_NCOLLS];         /* value of coll_hdring_<coll>_algorithm; 0 = auto */
+    size_t small_bytes[HDRING_NCOLLS][2]; /* up to this: latency algorithm */
+    size_t large_bytes[HDRING_NCOLLS][2]; /* from this on: ring */
+    int verbose;
+    size_t scratch_cache_bytes;
+} mca_coll_hdring_config_t;
+
+typedef struct mca_coll_hdring_component_t {
+    mca_coll_base_component_2_0_0_t super;
+    int priority;
+    int output; /* opal_output stream of the verbose trace */
+    mca_coll_hdring_config_t config;
+} mca_coll_hdring_component_t;
+
+OMPI_MODULE_DECLSPEC extern mca_coll_hdring_component_t mca_coll_hdring_component;
+
+/* The lower-priority implementation of each collective hdring provides, kept for the cases it declines. */
+typedef struct mca_coll_hdring_fallback {
+    mca_coll_base_module_allreduce_fn_t allreduce;
+    mca_coll_base_module_t *allreduce_module;
+    mca_coll_base_module_reduce_scatter_fn_t reduce_scatter;
+    mca_coll_base_module_t *reduce_scatter_module;
+    mca_coll_base_module_reduce_scatter_block_fn_t reduce_scatter_block;
+    mca_coll_base_module_t *reduce_scatter_block_module;
+    mca_coll_base_module_allgather_fn_t allgather;
+    mca_coll_base_module_t *allgather_module;
+    mca_coll_base_module_bcast_fn_t bcast;
+    mca_coll_base_module_t *bcast_module;
+} mca_coll_hdring_fallback_t;
+
+/* Scratch memory kept by a module between calls, up to config.scratch_cache_bytes. */
+typedef struct mca_coll_hdring_scratch_cache {
+    void *mem;
+    size_t bytes;
+} mca_coll_hdring_scratch_cache_t;
+
+typedef struct mca_coll_hdring_module_t {
+    mca_coll_base_module_t super;
+    mca_coll_hdring_config_t config;
+    mca_coll_hdring_fallback_t fallback;
+    bool fallback_retained;
+    mca_coll_hdring_scratch_cache_t scratch;
+} mca_coll_hdring_module_t;
+
+OBJ_CLASS_DECLARATION(mca_coll_hdring_module_t);
+
+/* ---- component / module ---- */
+int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_threads);
+mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *comm, int *priority);
+/* MCA enum value of coll_hdring_<coll>_algorithm -> algorithm; names for the trace. */
+hdring_alg_t mca_coll_hdring_forced_alg(hdring_coll_t coll, int value);
+const char *mca_coll_hdring_coll_name(hdring_coll_t coll);
+
+/* ---- decision ---- */
+typedef struct mca_coll_hdring_choice {
+    bool fallback;   /* delegate to the saved lower-priority module */
+    hdring_alg_t alg; /* otherwise run this */
+    char reason[160];
+} mca_coll_hdring_choice_t;
+
+/* What the caller knows about the call. */
+typedef struct mca_coll_hdring_call {
+    hdring_coll_t coll;
+    int comm_size;
+    size_t bytes;          /* the whole vector: see README, "what bytes= means" */
+    bool ordered;          /* the operation is not commutative: operand order must be kept */
+} mca_coll_hdring_call_t;
+
+/* Choose, and trace the choice: at coll_hdring_verbose >= 1 rank 0 of the communicator prints one line. */
+void mca_coll_hdring_decide(const mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
+                            const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice);
+
+/* ---- transport over the PML ---- */
+typedef struct mca_coll_hdring_pml {
+    struct ompi_communicator_t *comm;
+    struct ompi_datatype_t *dtype;
+    struct ompi_op_t *op; /* NULL for collectives without reduction */
+    int tag;
+    int root;             /* algorithm rank 0 is communicator rank root */
+    ptrdiff_t extent;
+    char *base[HDRING_NBUFS]; /* address of element 0 of each buffer */
+    void *own_scratch;        /* scratch allocated for this call only (too large to cache) */
+    int error;                /* Open MPI error behind HDRING_ERR_TRANSPORT */
+    hdring_xport_t xport;
+} mca_coll_hdring_pml_t;
+
+void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, struct ompi_communicator_t *comm,
+                              struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag, int root);
+/* Open MPI error code for a kernel's return value. */
+int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc);
+
+/* ---- scratch ---- */
+/* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype. Release with scratch_release. */
+int mca_coll_hdring_scratch_acquire(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, hdring_scratch_t need);
+void mca_coll_hdring_scratch_release(mca_coll_hdring_pml_t *t);
+void mca_coll_hdring_scratch_free(mca_coll_hdring_module_t *m);
+
+/* ---- collectives ---- */
+int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                              struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                              mca_coll_base_module_t *module);
+int mca_coll_hdring_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts,
+                                   struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                   struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,
+                                         struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                         mca_coll_base_module_t *module);
+int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,
+                              int rcount, struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                              mca_coll_base_module_t *module);
+int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                          struct ompi_communicator_t *comm, mca_coll_base_module_t *module);
+
+END_C_DECLS
+
+#endif

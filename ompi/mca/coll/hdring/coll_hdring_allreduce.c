@@ -1,0 +1,44 @@
+/*
+ * coll/hdring MPI_Allreduce: decide, then run the algorithm over the PML or hand the call to the fallback.
+ */
+#include "ompi_config.h"
+
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/base/coll_tags.h"
+#include "ompi/op/op.h"
+
+#include "coll_hdring.h"
+
+int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                              struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                              mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
+    mca_coll_hdring_choice_t choice;
+    mca_coll_hdring_pml_t t;
+    size_t type_size;
+    int rc;
+
+    ompi_datatype_type_size(dtype, &type_size);
+    const mca_coll_hdring_call_t call = {
+        .coll = HDRING_ALLREDUCE,
+        .comm_size = ompi_comm_size(comm),
+        .bytes = (size_t) count * type_size,
+        .ordered = !ompi_op_is_commute(op),
+    };
+    mca_coll_hdring_decide(m, comm, &call, &choice);
+    if (choice.fallback) {
+        return m->fallback.allreduce(sbuf, rbuf, count, dtype, op, comm, m->fallback.allreduce_module);
+    }
+
+    mca_coll_hdring_pml_init(&t, comm, dtype, op, MCA_COLL_BASE_TAG_ALLREDUCE, 0);
+    t.base[HDRING_BUF_IN] = (char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf);
+    t.base[HDRING_BUF_OUT] = rbuf;
+    rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_allreduce_scratch(choice.alg, call.comm_size, (size_t) count));
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    rc = hdring_allreduce(&t.xport, choice.alg, (size_t) count);
+    mca_coll_hdring_scratch_release(&t);
+    return mca_coll_hdring_pml_error(&t, rc);
+}

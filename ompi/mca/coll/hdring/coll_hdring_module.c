@@ -1,0 +1,155 @@
+/*
+ * coll/hdring module: per-communicator query, enable (keep the fallback) and disable.
+ *
+ * Selection enables modules in ascending priority and copies each module's non-NULL slots into the
+ * communicator, so when our enable runs, comm->c_coll holds the best lower-priority implementation of every
+ * collective. We keep (and retain) that pair for each collective we provide and hand it every call we
+ * decline. In 4.1 the framework calls disable once per slot we own, so releasing is idempotent.
+ */
+#include "ompi_config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "opal/util/show_help.h"
+#include "ompi/mca/coll/base/base.h"
+#include "ompi/mca/rte/rte.h"
+
+#include "coll_hdring.h"
+
+static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm);
+static int hdring_module_disable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm);
+
+static void release_fallback(mca_coll_hdring_module_t *m)
+{
+    if (!m->fallback_retained) {
+        return;
+    }
+    OBJ_RELEASE(m->fallback.allreduce_module);
+    OBJ_RELEASE(m->fallback.reduce_scatter_module);
+    OBJ_RELEASE(m->fallback.reduce_scatter_block_module);
+    OBJ_RELEASE(m->fallback.allgather_module);
+    OBJ_RELEASE(m->fallback.bcast_module);
+    memset(&m->fallback, 0, sizeof(m->fallback));
+    m->fallback_retained = false;
+}
+
+static void hdring_module_construct(mca_coll_hdring_module_t *m)
+{
+    memset(&m->fallback, 0, sizeof(m->fallback));
+    m->fallback_retained = false;
+    m->scratch.mem = NULL;
+    m->scratch.bytes = 0;
+}
+
+static void hdring_module_destruct(mca_coll_hdring_module_t *m)
+{
+    release_fallback(m);
+    mca_coll_hdring_scratch_free(m);
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_hdring_module_t, mca_coll_base_module_t, hdring_module_construct,
+                   hdring_module_destruct);
+
+/*
+ * Once per process, at MPI_Init. With hdring as the only coll component (--mca coll hdring) no communicator
+ * can get barrier, alltoall, the nonblocking collectives...: Open MPI would fail later with a message that
+ * does not say why. Say why, with a command line that works, and stop.
+ */
+int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_threads)
+{
+    (void) enable_progress_threads;
+    (void) enable_mpi_threads;
+    if (1 == opal_list_get_size(&ompi_coll_base_framework.framework_components)) {
+        /* Every process gets here; one message is enough. It goes straight to stderr: Open MPI 4.1.4's
+         * relay of show_help messages to mpirun was seen to drop them under load. The pause lets the
+         * output reach mpirun before the aborts tear the job down. */
+        if (0 == OMPI_PROC_MY_NAME->vpid) {
+            char *msg = opal_show_help_string("help-coll-hdring.txt", "hdring alone", true,
+                                              ompi_process_info.nodename, mca_coll_hdring_component.priority);
+            if (NULL != msg) {
+                fputs(msg, stderr);
+                fflush(stderr);
+                free(msg);
+            }
+        }
+        sleep(1);
+        ompi_rte_abort(OMPI_ERR_NOT_AVAILABLE, NULL);
+    }
+    return OMPI_SUCCESS;
+}
+
+mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *comm, int *priority)
+{
+    mca_coll_hdring_module_t *m;
+
+    /* Read now, not at registration: MPI_T writes between communicator creations take effect. */
+    *priority = mca_coll_hdring_component.priority;
+    if (*priority < 0 || OMPI_COMM_IS_INTER(comm)) {
+        return NULL;
+    }
+    m = OBJ_NEW(mca_coll_hdring_module_t);
+    if (NULL == m) {
+        return NULL;
+    }
+    m->config = mca_coll_hdring_component.config;
+    m->super.coll_module_enable = hdring_module_enable;
+    m->super.coll_module_disable = hdring_module_disable;
+    m->super.coll_allreduce = mca_coll_hdring_allreduce;
+    m->super.coll_reduce_scatter = mca_coll_hdring_reduce_scatter;
+    m->super.coll_reduce_scatter_block = mca_coll_hdring_reduce_scatter_block;
+    m->super.coll_allgather = mca_coll_hdring_allgather;
+    m->super.coll_bcast = mca_coll_hdring_bcast;
+    return &m->super;
+}
+
+static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
+{
+    mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
+    const mca_coll_base_comm_coll_t *below = comm->c_coll;
+    const char *missing = NULL;
+
+    if (NULL == below->coll_allreduce_module) {
+        missing = "allreduce";
+    } else if (NULL == below->coll_reduce_scatter_module) {
+        missing = "reduce_scatter";
+    } else if (NULL == below->coll_reduce_scatter_block_module) {
+        missing = "reduce_scatter_block";
+    } else if (NULL == below->coll_allgather_module) {
+        missing = "allgather";
+    } else if (NULL == below->coll_bcast_module) {
+        missing = "bcast";
+    }
+    if (NULL != missing) {
+        opal_show_help("help-coll-hdring.txt", "no fallback", true, ompi_process_info.nodename, missing,
+                       mca_coll_hdring_component.priority);
+        return OMPI_ERR_NOT_FOUND;
+    }
+
+    m->fallback.allreduce = below->coll_allreduce;
+    m->fallback.allreduce_module = below->coll_allreduce_module;
+    m->fallback.reduce_scatter = below->coll_reduce_scatter;
+    m->fallback.reduce_scatter_module = below->coll_reduce_scatter_module;
+    m->fallback.reduce_scatter_block = below->coll_reduce_scatter_block;
+    m->fallback.reduce_scatter_block_module = below->coll_reduce_scatter_block_module;
+    m->fallback.allgather = below->coll_allgather;
+    m->fallback.allgather_module = below->coll_allgather_module;
+    m->fallback.bcast = below->coll_bcast;
+    m->fallback.bcast_module = below->coll_bcast_module;
+    OBJ_RETAIN(m->fallback.allreduce_module);
+    OBJ_RETAIN(m->fallback.reduce_scatter_module);
+    OBJ_RETAIN(m->fallback.reduce_scatter_block_module);
+    OBJ_RETAIN(m->fallback.allgather_module);
+    OBJ_RETAIN(m->fallback.bcast_module);
+    m->fallback_retained = true;
+    return OMPI_SUCCESS;
+}
+
+static int hdring_module_disable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
+{
+    (void) comm;
+    release_fallback((mca_coll_hdring_module_t *) module);
+    return OMPI_SUCCESS;
+}

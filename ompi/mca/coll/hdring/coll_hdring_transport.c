@@ -1,0 +1,199 @@
+/*
+ * coll/hdring transport over the PML: the hdring_transport.h operations for one collective call.
+ *
+ * Element offsets become addresses through the datatype's extent, so derived datatypes work unchanged.
+ * A message larger than INT_MAX elements (possible for reduce_scatter and allgather totals) is sent in chunks.
+ * Algorithm ranks are rotated so that algorithm rank 0 is the root (bcast; 0 elsewhere).
+ */
+#include "ompi_config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/pml/pml.h"
+#include "ompi/op/op.h"
+#include "ompi/request/request.h"
+
+#include "coll_hdring.h"
+
+#define STACK_REQUESTS 16
+
+static char *loc_addr(const mca_coll_hdring_pml_t *t, hdring_loc_t at)
+{
+    return t->base[at.buf] + (ptrdiff_t) at.off * t->extent;
+}
+
+static int comm_rank_of(const mca_coll_hdring_pml_t *t, int peer) { return (peer + t->root) % t->xport.size; }
+
+static size_t chunks_of(size_t count) { return (count + INT_MAX - 1) / INT_MAX; }
+
+static int transport_failed(mca_coll_hdring_pml_t *t, int ompi_error)
+{
+    t->error = ompi_error;
+    return HDRING_ERR_TRANSPORT;
+}
+
+static int post(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send, ompi_request_t **reqs, size_t *nreqs)
+{
+    char *addr = loc_addr(t, msg->at);
+    size_t left = msg->count;
+    const int peer = comm_rank_of(t, msg->peer);
+
+    while (left > 0) {
+        const int n = left > INT_MAX ? INT_MAX : (int) left;
+        int rc = is_send ? MCA_PML_CALL(isend(addr, n, t->dtype, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm,
+                                              &reqs[*nreqs]))
+                         : MCA_PML_CALL(irecv(addr, n, t->dtype, peer, t->tag, t->comm, &reqs[*nreqs]));
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+        ++*nreqs;
+        addr += (ptrdiff_t) n * t->extent;
+        left -= (size_t) n;
+    }
+    return OMPI_SUCCESS;
+}
+
+static int pml_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs, int nrecvs)
+{
+    mca_coll_hdring_pml_t *t = ctx;
+    ompi_request_t *stack_reqs[STACK_REQUESTS], **reqs = stack_reqs;
+    size_t want = 0, nreqs = 0;
+    int rc = OMPI_SUCCESS;
+
+    for (int i = 0; i < nsends; ++i) {
+        want += chunks_of(sends[i].count);
+    }
+    for (int i = 0; i < nrecvs; ++i) {
+        want += chunks_of(recvs[i].count);
+    }
+    if (0 == want) {
+        return HDRING_OK;
+    }
+    if (want > STACK_REQUESTS) {
+        reqs = malloc(want * sizeof(*reqs));
+        if (NULL == reqs) {
+            return transport_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
+        }
+    }
+    /* Receives first, so a peer's send finds its match posted. */
+    for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) {
+        rc = post(t, &recvs[i], false, reqs, &nreqs);
+    }
+    for (int i = 0; i < nsends && OMPI_SUCCESS == rc; ++i) {
+        rc = post(t, &sends[i], true, reqs, &nreqs);
+    }
+    if (OMPI_SUCCESS == rc) {
+        rc = ompi_request_wait_all(nreqs, reqs, MPI_STATUSES_IGNORE);
+    } else {
+        for (size_t i = 0; i < nreqs; ++i) {
+            ompi_request_free(&reqs[i]);
+        }
+    }
+    if (reqs != stack_reqs) {
+        free(reqs);
+    }
+    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
+}
+
+static int copy_range(const mca_coll_hdring_pml_t *t, char *dst, char *src, size_t count)
+{
+    return dst == src ? OMPI_SUCCESS : ompi_datatype_copy_content_same_ddt(t->dtype, count, dst, src);
+}
+
+/* dst = left (op) right with dst distinct from both operands. */
+static int reduce_3buff(const mca_coll_hdring_pml_t *t, char *left, char *right, char *dst, size_t count)
+{
+    if (ompi_op_is_intrinsic(t->op) && ompi_datatype_is_predefined(t->dtype) &&
+        NULL != t->op->o_3buff_intrinsic.fns[ompi_op_ddt_map[t->dtype->id]]) {
+        /* One pass. Intrinsic operations are commutative, so operand order cannot matter. */
+        while (count > 0) {
+            const int n = count > INT_MAX ? INT_MAX : (int) count;
+            ompi_3buff_op_reduce(t->op, left, right, dst, n, t->dtype);
+            left += (ptrdiff_t) n * t->extent;
+            right += (ptrdiff_t) n * t->extent;
+            dst += (ptrdiff_t) n * t->extent;
+            count -= (size_t) n;
+        }
+        return OMPI_SUCCESS;
+    }
+    int rc = copy_range(t, dst, right, count);
+    if (OMPI_SUCCESS == rc) {
+        ompi_op_reduce(t->op, left, dst, count, t->dtype);
+    }
+    return rc;
+}
+
+static int pml_reduce(void *ctx, hdring_loc_t left_at, hdring_loc_t right_at, hdring_loc_t dst_at, size_t count)
+{
+    mca_coll_hdring_pml_t *t = ctx;
+    char *left = loc_addr(t, left_at), *right = loc_addr(t, right_at), *dst = loc_addr(t, dst_at);
+    int rc = OMPI_SUCCESS;
+
+    if (0 == count) {
+        return HDRING_OK;
+    }
+    if (dst == right) {
+        ompi_op_reduce(t->op, left, right, count, t->dtype); /* right = left op right */
+    } else if (dst == left) {
+        if (ompi_op_is_commute(t->op)) {
+            ompi_op_reduce(t->op, right, left, count, t->dtype);
+        } else {
+            ompi_op_reduce(t->op, left, right, count, t->dtype);
+            rc = copy_range(t, left, right, count);
+        }
+    } else {
+        rc = reduce_3buff(t, left, right, dst, count);
+    }
+    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
+}
+
+static int pml_copy(void *ctx, hdring_loc_t src, hdring_loc_t dst, size_t count)
+{
+    mca_coll_hdring_pml_t *t = ctx;
+    int rc = 0 == count ? OMPI_SUCCESS : copy_range(t, loc_addr(t, dst), loc_addr(t, src), count);
+    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
+}
+
+static const hdring_transport_ops_t pml_ops = {
+    .exchange = pml_exchange,
+    .reduce = pml_reduce,
+    .copy = pml_copy,
+};
+
+void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, struct ompi_communicator_t *comm,
+                              struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag, int root)
+{
+    const int size = ompi_comm_size(comm);
+
+    t->comm = comm;
+    t->dtype = dtype;
+    t->op = op;
+    t->tag = tag;
+    t->root = root;
+    ompi_datatype_type_extent(dtype, &t->extent);
+    for (int b = 0; b < HDRING_NBUFS; ++b) {
+        t->base[b] = NULL;
+    }
+    t->own_scratch = NULL;
+    t->error = OMPI_SUCCESS;
+    t->xport.ops = &pml_ops;
+    t->xport.ctx = t;
+    t->xport.size = size;
+    t->xport.rank = (ompi_comm_rank(comm) - root + size) % size;
+}
+
+int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc)
+{
+    switch (rc) {
+    case HDRING_OK:
+        return OMPI_SUCCESS;
+    case HDRING_ERR_NOMEM:
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    case HDRING_ERR_TRANSPORT:
+        return t->error;
+    default:
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+}

@@ -1,0 +1,213 @@
+/* hdring pattern layer: see hdring_pattern.h. */
+#include "hdring_pattern.h"
+
+#include <stdlib.h>
+
+bool hdring_is_pow2(int p) { return p > 0 && 0 == (p & (p - 1)); }
+
+int hdring_floor_log2(int p)
+{
+    int l = 0;
+    while (p >>= 1) {
+        ++l;
+    }
+    return l;
+}
+
+int hdring_ceil_log2(int p)
+{
+    int l = hdring_floor_log2(p);
+    return hdring_is_pow2(p) ? l : l + 1;
+}
+
+int hdring_floor_pow2(int p) { return 1 << hdring_floor_log2(p); }
+
+int hdring_bit_reverse(int v, int nbits)
+{
+    int r = 0;
+    for (int i = 0; i < nbits; ++i) {
+        r = (r << 1) | ((v >> i) & 1);
+    }
+    return r;
+}
+
+/* ---- partitions ---- */
+
+static int partition_alloc(hdring_partition_t *pt, int nparts)
+{
+    pt->nparts = nparts;
+    pt->displ = malloc((size_t) (nparts + 1) * sizeof(*pt->displ));
+    return NULL == pt->displ ? HDRING_ERR_NOMEM : 0;
+}
+
+int hdring_partition_balanced(hdring_partition_t *pt, int nparts, size_t total)
+{
+    if (0 != partition_alloc(pt, nparts)) {
+        return HDRING_ERR_NOMEM;
+    }
+    size_t base = total / (size_t) nparts, extra = total % (size_t) nparts;
+    pt->displ[0] = 0;
+    for (int i = 0; i < nparts; ++i) {
+        pt->displ[i + 1] = pt->displ[i] + base + ((size_t) i < extra ? 1 : 0);
+    }
+    return 0;
+}
+
+int hdring_partition_from_counts(hdring_partition_t *pt, int nparts, const size_t *counts)
+{
+    if (0 != partition_alloc(pt, nparts)) {
+        return HDRING_ERR_NOMEM;
+    }
+    pt->displ[0] = 0;
+    for (int i = 0; i < nparts; ++i) {
+        pt->displ[i + 1] = pt->displ[i] + counts[i];
+    }
+    return 0;
+}
+
+int hdring_partition_uniform(hdring_partition_t *pt, int nparts, size_t each)
+{
+    if (0 != partition_alloc(pt, nparts)) {
+        return HDRING_ERR_NOMEM;
+    }
+    for (int i = 0; i <= nparts; ++i) {
+        pt->displ[i] = (size_t) i * each;
+    }
+    return 0;
+}
+
+int hdring_partition_group(hdring_partition_t *dst, const hdring_partition_t *src, int ngroups,
+                           const int *first)
+{
+    if (0 != partition_alloc(dst, ngroups)) {
+        return HDRING_ERR_NOMEM;
+    }
+    for (int i = 0; i <= ngroups; ++i) {
+        dst->displ[i] = src->displ[first[i]];
+    }
+    return 0;
+}
+
+void hdring_partition_free(hdring_partition_t *pt)
+{
+    free(pt->displ);
+    pt->displ = NULL;
+    pt->nparts = 0;
+}
+
+size_t hdring_partition_max_part(const hdring_partition_t *pt)
+{
+    size_t max = 0;
+    for (int i = 0; i < pt->nparts; ++i) {
+        size_t c = hdring_part_count(pt, i);
+        max = c > max ? c : max;
+    }
+    return max;
+}
+
+/* ---- fold ---- */
+
+void hdring_fold_init(hdring_fold_t *f, int p)
+{
+    f->p = p;
+    f->log2_pof2 = hdring_floor_log2(p);
+    f->pof2 = 1 << f->log2_pof2;
+    f->rem = p - f->pof2;
+}
+
+hdring_fold_role_t hdring_fold_role(const hdring_fold_t *f, int rank)
+{
+    if (rank >= 2 * f->rem) {
+        return HDRING_FOLD_ALONE;
+    }
+    return (rank & 1) ? HDRING_FOLD_KEEPER : HDRING_FOLD_DROPPED;
+}
+
+int hdring_fold_vrank(const hdring_fold_t *f, int rank)
+{
+    switch (hdring_fold_role(f, rank)) {
+    case HDRING_FOLD_ALONE:
+        return rank - f->rem;
+    case HDRING_FOLD_KEEPER:
+        return rank / 2;
+    default:
+        return -1;
+    }
+}
+
+int hdring_fold_survivor(const hdring_fold_t *f, int v) { return v < f->rem ? 2 * v + 1 : v + f->rem; }
+
+int hdring_fold_group_first(const hdring_fold_t *f, int v) { return v < f->rem ? 2 * v : v + f->rem; }
+
+int hdring_fold_group_size(const hdring_fold_t *f, int v) { return v < f->rem ? 2 : 1; }
+
+int *hdring_fold_group_table(const hdring_fold_t *f)
+{
+    int *first = malloc((size_t) (f->pof2 + 1) * sizeof(*first));
+    if (NULL != first) {
+        for (int v = 0; v < f->pof2; ++v) {
+            first[v] = hdring_fold_group_first(f, v);
+        }
+        first[f->pof2] = f->p;
+    }
+    return first;
+}
+
+/* ---- recursive halving / doubling ---- */
+
+int hdring_rhd_mask(hdring_rhd_order_t order, int log2_size, int step)
+{
+    return HDRING_RHD_DISTANCE_DOUBLING == order ? 1 << step : 1 << (log2_size - 1 - step);
+}
+
+void hdring_rhd_range(hdring_rhd_order_t order, int log2_size, int v, int steps, int *lo, int *hi)
+{
+    int l = 0, h = 1 << log2_size;
+    for (int k = 0; k < steps; ++k) {
+        int mid = l + (h - l) / 2;
+        if (v & hdring_rhd_mask(order, log2_size, k)) {
+            l = mid;
+        } else {
+            h = mid;
+        }
+    }
+    *lo = l;
+    *hi = h;
+}
+
+int hdring_rhd_final_position(hdring_rhd_order_t order, int log2_size, int v)
+{
+    return HDRING_RHD_DISTANCE_DOUBLING == order ? hdring_bit_reverse(v, log2_size) : v;
+}
+
+int hdring_rhd_position_holder(hdring_rhd_order_t order, int log2_size, int pos)
+{
+    /* bit reversal is its own inverse */
+    return hdring_rhd_final_position(order, log2_size, pos);
+}
+
+/* ---- binary blocks ---- */
+
+void hdring_binblocks_init(hdring_binblocks_t *bb, int p)
+{
+    int first = 0;
+    bb->nblocks = 0;
+    for (int bit = HDRING_MAX_LOG2_P; bit >= 0; --bit) {
+        if (p & (1 << bit)) {
+            bb->first[bb->nblocks] = first;
+            bb->log2_size[bb->nblocks] = bit;
+            ++bb->nblocks;
+            first += 1 << bit;
+        }
+    }
+}
+
+int hdring_binblocks_find(const hdring_binblocks_t *bb, int rank, int *local)
+{
+    int b = bb->nblocks - 1;
+    while (b > 0 && rank < bb->first[b]) {
+        --b;
+    }
+    *local = rank - bb->first[b];
+    return b;
+}

@@ -1,0 +1,136 @@
+/*
+ * hdring pattern layer: the arithmetic of the collective schedules, with no MPI in sight.
+ *
+ * Everything here is pure: block partitions of a vector, power-of-two helpers, the non-power-of-two fold map,
+ * the position ranges of recursive halving/doubling and the binary-block decomposition of p. The kernels
+ * (hdring_kernels.h) turn these into messages; the unit tests check them directly.
+ *
+ * Vocabulary used throughout:
+ *   element   one item of the user's datatype; offsets and counts are in elements (size_t).
+ *   block     the piece of the vector that belongs to one rank (reduce_scatter result, allgather input).
+ *   position  one of the 2^k pieces a recursive halving/doubling schedule splits its vector into; a position
+ *             is a run of consecutive elements (for allreduce) or of consecutive blocks (reduce_scatter,
+ *             allgather), described by a partition.
+ */
+#ifndef HDRING_PATTERN_H
+#define HDRING_PATTERN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Return codes of kernels, algorithms and transport operations. */
+enum {
+    HDRING_OK = 0,
+    HDRING_ERR_NOMEM = -1,       /* the pattern layer could not allocate its tables */
+    HDRING_ERR_TRANSPORT = -2,   /* the transport failed; it keeps its own error */
+    HDRING_ERR_UNSUPPORTED = -3, /* no such algorithm for this collective */
+};
+
+#define HDRING_MAX_LOG2_P 30 /* p <= 2^30 ranks: binary-block tables are sized by this */
+
+/* ---- powers of two ---- */
+bool hdring_is_pow2(int p);
+int hdring_floor_log2(int p); /* p >= 1 */
+int hdring_ceil_log2(int p);  /* p >= 1 */
+int hdring_floor_pow2(int p); /* largest power of two <= p */
+int hdring_bit_reverse(int v, int nbits);
+
+/* ---- partitions ----
+ * A partition splits [0, total) into nparts consecutive parts: part i is [displ[i], displ[i+1]).
+ * displ has nparts + 1 entries and is owned by the partition. */
+typedef struct hdring_partition {
+    int nparts;
+    size_t *displ;
+} hdring_partition_t;
+
+/* Parts differ by at most one element; the first total % nparts parts get the extra one. Parts may be
+ * empty (total < nparts). */
+int hdring_partition_balanced(hdring_partition_t *pt, int nparts, size_t total);
+/* Part i holds counts[i] elements (zeros allowed). */
+int hdring_partition_from_counts(hdring_partition_t *pt, int nparts, const size_t *counts);
+/* Part i holds `each` elements. */
+int hdring_partition_uniform(hdring_partition_t *pt, int nparts, size_t each);
+/* Coarsen: part i of dst = parts [first[i], first[i+1]) of src, for a non-decreasing table of group starts
+ * first[0..ngroups] with first[0] = 0 and first[ngroups] = src->nparts. */
+int hdring_partition_group(hdring_partition_t *dst, const hdring_partition_t *src, int ngroups,
+                           const int *first);
+void hdring_partition_free(hdring_partition_t *pt);
+
+static inline size_t hdring_part_offset(const hdring_partition_t *pt, int i) { return pt->displ[i]; }
+static inline size_t hdring_part_count(const hdring_partition_t *pt, int i)
+{
+    return pt->displ[i + 1] - pt->displ[i];
+}
+/* Elements of parts [lo, hi). */
+static inline size_t hdring_parts_count(const hdring_partition_t *pt, int lo, int hi)
+{
+    return pt->displ[hi] - pt->displ[lo];
+}
+static inline size_t hdring_partition_total(const hdring_partition_t *pt) { return pt->displ[pt->nparts]; }
+size_t hdring_partition_max_part(const hdring_partition_t *pt);
+
+/* ---- the non-power-of-two fold ----
+ * p = pof2 + rem with pof2 = 2^floor(log2 p). Among the first 2*rem ranks, pair (2i, 2i+1) folds into one
+ * survivor, the odd rank 2i+1; ranks >= 2*rem survive alone. Survivors are renumbered 0..pof2-1 in rank order
+ * ("vranks"), so every vrank stands for a run of consecutive ranks (its group) and operand order survives:
+ *   p = 6: pof2 = 4, rem = 2; pairs (0,1) (2,3); vrank 0 = {0,1}, 1 = {2,3}, 2 = {4}, 3 = {5}. */
+typedef struct hdring_fold {
+    int p, pof2, rem, log2_pof2;
+} hdring_fold_t;
+
+typedef enum hdring_fold_role {
+    HDRING_FOLD_ALONE,   /* rank >= 2*rem: survives without a partner */
+    HDRING_FOLD_KEEPER,  /* odd rank < 2*rem: survives, absorbing rank - 1 */
+    HDRING_FOLD_DROPPED, /* even rank < 2*rem: hands its data to rank + 1 and waits for the result */
+} hdring_fold_role_t;
+
+void hdring_fold_init(hdring_fold_t *f, int p);
+hdring_fold_role_t hdring_fold_role(const hdring_fold_t *f, int rank);
+/* vrank of a surviving rank; -1 for a dropped rank. */
+int hdring_fold_vrank(const hdring_fold_t *f, int rank);
+/* The surviving rank of vrank v. */
+int hdring_fold_survivor(const hdring_fold_t *f, int v);
+/* The ranks vrank v stands for: [first, first + size). */
+int hdring_fold_group_first(const hdring_fold_t *f, int v);
+int hdring_fold_group_size(const hdring_fold_t *f, int v);
+/* group_first table, pof2 + 1 entries ending with p, for hdring_partition_group(). Caller frees. */
+int *hdring_fold_group_table(const hdring_fold_t *f);
+
+/* ---- recursive halving / doubling ----
+ * On 2^l ranks, reduce-scatter step k (0 <= k < l) pairs v with v ^ mask(k); both halve the range of
+ * positions they hold, keeping the lower half if the mask bit of v is clear. Allgather runs the steps
+ * backwards. Two step orders:
+ *   DISTANCE_DOUBLING  masks 1, 2, 4, ...: partners are always adjacent groups of consecutive vranks, so the
+ *                      lower group's operand can always be put on the left (operand order preserved). Vrank v
+ *                      ends holding position bit_reverse(v).
+ *   DISTANCE_HALVING   masks 2^(l-1), ..., 1: vrank v ends holding position v (no permutation), but groups
+ *                      are strided, so only for commutative operations (or no reduction at all).
+ * Trace, l = 2, doubling, vrank 1: step 0 mask 1 partner 0 keeps [2,4); step 1 mask 2 partner 3 keeps [2,3):
+ * position 2 = bit_reverse(1). */
+typedef enum hdring_rhd_order {
+    HDRING_RHD_DISTANCE_DOUBLING,
+    HDRING_RHD_DISTANCE_HALVING,
+} hdring_rhd_order_t;
+
+int hdring_rhd_mask(hdring_rhd_order_t order, int log2_size, int step);
+/* Positions [*lo, *hi) vrank v holds after `steps` reduce-scatter steps (0 <= steps <= log2_size). */
+void hdring_rhd_range(hdring_rhd_order_t order, int log2_size, int v, int steps, int *lo, int *hi);
+/* Position held by v at the end of the reduce-scatter, and the vrank that holds position pos. */
+int hdring_rhd_final_position(hdring_rhd_order_t order, int log2_size, int v);
+int hdring_rhd_position_holder(hdring_rhd_order_t order, int log2_size, int pos);
+
+/* ---- binary blocks ----
+ * p written in binary: p = 2^k0 + 2^k1 + ... with k0 > k1 > ...; block 0 (the largest) holds the lowest ranks.
+ *   p = 7: blocks {0..3} {4,5} {6};  p = 9: {0..7} {8}. */
+typedef struct hdring_binblocks {
+    int nblocks;
+    int first[HDRING_MAX_LOG2_P + 1];
+    int log2_size[HDRING_MAX_LOG2_P + 1];
+} hdring_binblocks_t;
+
+void hdring_binblocks_init(hdring_binblocks_t *bb, int p);
+static inline int hdring_binblocks_size(const hdring_binblocks_t *bb, int b) { return 1 << bb->log2_size[b]; }
+/* Block of `rank`; *local receives its index within the block. */
+int hdring_binblocks_find(const hdring_binblocks_t *bb, int rank, int *local);
+
+#endif

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Set up a fresh Debian 12 machine and run every test: unit tests of the MPI-free core and MPI tests under
+# real mpirun. Ends with "N passed, N failed" counting individual checks; exit status 0 only if none failed.
+set -e
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh
+cd _build
+status=0
+make check || status=$?
+log=test/test-suite.log
+if [ ! -f "$log" ]; then
+    echo "0 passed, 1 failed (no test results: see the output above)"
+    exit 1
+fi
+pass=$(sed -n 's/^# PASS: *//p' "$log")
+fail=$(sed -n 's/^# FAIL: *//p' "$log")
+error=$(sed -n 's/^# ERROR: *//p' "$log")
+[ "$status" -eq 0 ] || echo "failures are described in _build/test/test-suite.log"
+echo "$pass passed, $((fail + error)) failed"
+exit "$status"

@@ -1,0 +1,141 @@
+/* Helpers shared by the MPI test programs: see hdring_mpi_util.h. */
+#include "hdring_mpi_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UTIL_TAG 4711
+
+static int enum_value(MPI_T_enum enumtype, const char *value, int *out)
+{
+    char name[256];
+    int num, len = sizeof(name);
+    if (MPI_SUCCESS != MPI_T_enum_get_info(enumtype, &num, name, &len)) {
+        return -1;
+    }
+    for (int i = 0; i < num; ++i) {
+        int v;
+        len = sizeof(name);
+        if (MPI_SUCCESS == MPI_T_enum_get_item(enumtype, i, &v, name, &len) && 0 == strcmp(name, value)) {
+            *out = v;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+int util_cvar_write(const char *name, const char *value)
+{
+    int index, verbosity, bind, scope, nlen, dlen, count;
+    char vname[256], desc[1024];
+    MPI_Datatype dtype;
+    MPI_T_enum enumtype;
+    MPI_T_cvar_handle handle;
+
+    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &index)) {
+        return 1;
+    }
+    nlen = sizeof(vname);
+    dlen = sizeof(desc);
+    if (MPI_SUCCESS != MPI_T_cvar_get_info(index, vname, &nlen, &verbosity, &dtype, &enumtype, desc, &dlen, &bind,
+                                           &scope) ||
+        MPI_SUCCESS != MPI_T_cvar_handle_alloc(index, NULL, &handle, &count)) {
+        fprintf(stderr, "MPI_T: cannot access %s\n", name);
+        return -1;
+    }
+    int rc;
+    if (MPI_INT == dtype) {
+        int v;
+        char *end;
+        v = (int) strtol(value, &end, 10);
+        if ('\0' != *end && (MPI_T_ENUM_NULL == enumtype || 0 != enum_value(enumtype, value, &v))) {
+            fprintf(stderr, "MPI_T: %s has no value %s\n", name, value);
+            MPI_T_cvar_handle_free(&handle);
+            return -1;
+        }
+        rc = MPI_T_cvar_write(handle, &v);
+    } else if (MPI_UNSIGNED_LONG == dtype || MPI_UNSIGNED_LONG_LONG == dtype) {
+        unsigned long long v = strtoull(value, NULL, 10);
+        if (MPI_UNSIGNED_LONG == dtype) {
+            unsigned long lv = (unsigned long) v;
+            rc = MPI_T_cvar_write(handle, &lv);
+        } else {
+            rc = MPI_T_cvar_write(handle, &v);
+        }
+    } else {
+        fprintf(stderr, "MPI_T: %s has a type this test does not write\n", name);
+        rc = MPI_ERR_OTHER;
+    }
+    MPI_T_cvar_handle_free(&handle);
+    if (MPI_SUCCESS != rc) {
+        fprintf(stderr, "MPI_T: writing %s = %s failed (%d)\n", name, value, rc);
+        return -1;
+    }
+    return 0;
+}
+
+int util_cvar_read_int(const char *name, int *value)
+{
+    int index, count;
+    MPI_T_cvar_handle handle;
+    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &index)) {
+        return 1;
+    }
+    if (MPI_SUCCESS != MPI_T_cvar_handle_alloc(index, NULL, &handle, &count)) {
+        return -1;
+    }
+    const int rc = MPI_T_cvar_read(handle, value);
+    MPI_T_cvar_handle_free(&handle);
+    return MPI_SUCCESS == rc ? 0 : -1;
+}
+
+long util_sum(MPI_Comm comm, long v)
+{
+    int rank, size;
+    long total = v;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (0 == rank) {
+        for (int r = 1; r < size; ++r) {
+            long x;
+            MPI_Recv(&x, 1, MPI_LONG, r, UTIL_TAG, comm, MPI_STATUS_IGNORE);
+            total += x;
+        }
+        for (int r = 1; r < size; ++r) {
+            MPI_Send(&total, 1, MPI_LONG, r, UTIL_TAG, comm);
+        }
+    } else {
+        MPI_Send(&v, 1, MPI_LONG, 0, UTIL_TAG, comm);
+        MPI_Recv(&total, 1, MPI_LONG, 0, UTIL_TAG, comm, MPI_STATUS_IGNORE);
+    }
+    return total;
+}
+
+bool util_all_equal(MPI_Comm comm, unsigned long long v)
+{
+    int rank, size;
+    long differ = 0;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    if (0 == rank) {
+        for (int r = 1; r < size; ++r) {
+            unsigned long long x;
+            MPI_Recv(&x, 1, MPI_UNSIGNED_LONG_LONG, r, UTIL_TAG, comm, MPI_STATUS_IGNORE);
+            differ += x != v;
+        }
+    } else {
+        MPI_Send(&v, 1, MPI_UNSIGNED_LONG_LONG, 0, UTIL_TAG, comm);
+    }
+    return 0 == util_sum(comm, differ);
+}
+
+unsigned long long util_hash(const void *buf, size_t bytes)
+{
+    const unsigned char *b = buf;
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < bytes; ++i) {
+        h = (h ^ b[i]) * 1099511628211ULL;
+    }
+    return h;
+}

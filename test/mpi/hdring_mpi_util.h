@@ -1,0 +1,27 @@
+/*
+ * Helpers shared by the MPI test programs: MPI_T control of hdring's parameters and bookkeeping that uses
+ * only point-to-point messages, never the collectives under test.
+ */
+#ifndef HDRING_MPI_UTIL_H
+#define HDRING_MPI_UTIL_H
+
+#include <mpi.h>
+#include <stdbool.h>
+
+/* Write an MCA variable through MPI_T: an enum by name ("ring") or an integer ("-1"). Returns 0 on success,
+ * 1 if the variable does not exist (hdring not loaded), -1 on any other error (printed). */
+int util_cvar_write(const char *name, const char *value);
+
+/* Read an integer MCA variable through MPI_T. Returns 0 on success, 1 if it does not exist, -1 on error. */
+int util_cvar_read_int(const char *name, int *value);
+
+/* Sum of v over comm, delivered to every rank (point-to-point only). */
+long util_sum(MPI_Comm comm, long v);
+
+/* True on every rank if all ranks passed the same 64-bit value (point-to-point only). */
+bool util_all_equal(MPI_Comm comm, unsigned long long v);
+
+/* FNV-1a hash of a byte range. */
+unsigned long long util_hash(const void *buf, size_t bytes);
+
+#endif

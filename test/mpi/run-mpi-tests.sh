@@ -1,0 +1,149 @@
+#!/bin/bash
+# MPI tests of coll/hdring under real mpirun, reported as TAP (one test point per check).
+#
+# Runs against the component staged by 'make check' (HDRING_STAGE), ahead of any installed copy. Every mpirun has
+# a timeout, so a hang fails instead of blocking. Environment (set by test/Makefile.am):
+#   HDRING_STAGE    directory holding mca_coll_hdring.so and its help file
+#   HDRING_TESTBIN  directory of the MPI test programs
+#   MPIRUN, OMPI_INFO
+#   HDRING_MPI_SUITES  suites to run (default: all): foundation
+set -u
+
+: "${HDRING_STAGE:?}" "${HDRING_TESTBIN:?}" "${MPIRUN:=mpirun}" "${OMPI_INFO:=ompi_info}"
+SUITES=${HDRING_MPI_SUITES:-foundation}
+TIMEOUT=${HDRING_MPI_TIMEOUT:-300}
+
+export OMPI_MCA_mca_component_path="$HDRING_STAGE:SYS_DEFAULT"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# 2 cores, up to 16 ranks: oversubscribe, do not bind, yield when idle. op/avx of Open MPI 4.1.4 saturates
+# 8-bit integer sums (README, known issues).
+MPI_FLAGS=(--oversubscribe --bind-to none --mca mpi_yield_when_idle 1 --mca op ^avx)
+
+LOG=$(mktemp)
+trap 'rm -f "$LOG"' EXIT
+n=0
+nfailed=0
+
+pass() { n=$((n + 1)); echo "ok $n - $1"; }
+fail() {
+    n=$((n + 1)); nfailed=$((nfailed + 1))
+    echo "not ok $n - $1"
+    [ -n "${2:-}" ] && echo "# $2"
+    tail -n 40 "$LOG" | sed 's/^/#   /'
+}
+
+# mpi NP ARGS...: run under mpirun with the test flags, output in $LOG; the exit status is mpirun's
+# (124 on timeout).
+mpi() {
+    local np=$1; shift
+    timeout -k 10 "$TIMEOUT" "$MPIRUN" -np "$np" "${MPI_FLAGS[@]}" "$@" >"$LOG" 2>&1
+}
+
+# check NAME NP ARGS...: a test program must exit 0 and print its summary with 0 failures.
+check() {
+    local name=$1 np=$2; shift 2
+    mpi "$np" "$@"
+    local rc=$?
+    if [ $rc -eq 124 ]; then
+        fail "$name" "timed out after ${TIMEOUT}s (hang?)"
+    elif [ $rc -ne 0 ] || ! grep -Eq '^hdring_[a-z]+: [0-9]+ (cases|checks), 0 failures$' "$LOG"; then
+        fail "$name" "exit status $rc"
+    else
+        pass "$name"
+    fi
+}
+
+has() { grep -Eq -- "$1" "$LOG"; }
+
+suite_foundation() {
+    local bin=$HDRING_TESTBIN
+
+    # ompi_info shows the component and every parameter with help text
+    local params="priority verbose scratch_cache_bytes"
+    for c in allreduce reduce_scatter reduce_scatter_block allgather bcast; do
+        params="$params ${c}_algorithm ${c}_small_bytes_pof2 ${c}_small_bytes_npof2 ${c}_large_bytes_pof2 ${c}_large_bytes_npof2"
+    done
+    "$OMPI_INFO" --param coll hdring --level 9 >"$LOG" 2>&1
+    local missing=""
+    for p in $params; do
+        grep -q "parameter \"coll_hdring_$p\"" "$LOG" || missing="$missing $p"
+    done
+    if [ -z "$missing" ] && has 'Valid values: 0:"auto", 1:"ring", 2:"rhd", 3:"binary_blocks", 4:"recursive_doubling"'; then
+        pass "ompi_info lists every coll_hdring parameter"
+    else
+        fail "ompi_info lists every coll_hdring parameter" "missing:$missing"
+    fi
+
+    # the DSO exports the component structure and nothing else
+    nm -D --defined-only "$HDRING_STAGE/mca_coll_hdring.so" | awk '{print $3}' | grep -v '^_' >"$LOG"
+    if [ "$(cat "$LOG")" = "mca_coll_hdring_component" ]; then
+        pass "mca_coll_hdring.so exports only mca_coll_hdring_component"
+    else
+        fail "mca_coll_hdring.so exports only mca_coll_hdring_component"
+    fi
+
+    # selected at the default priority; the trace names the algorithm that ran
+    mpi 4 --mca coll_hdring_verbose 1 --mca coll_hdring_allreduce_algorithm ring "$bin/hdring_check" --coll allreduce --alg env --counts 1000
+    if [ $? -eq 0 ] && has '^hdring: allreduce np=4 bytes=4000 alg=ring \(forced by coll_hdring_allreduce_algorithm\)$'; then
+        pass "default priority: hdring serves allreduce, trace shows alg=ring"
+    else
+        fail "default priority: hdring serves allreduce, trace shows alg=ring"
+    fi
+    # (tuned's own ring allreduce overruns its scratch for datatypes with a true lower bound: not the gap type)
+    mpi 4 --mca coll ^hdring --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env --counts 1000 \
+        --types int,double,mat2x2
+    if [ $? -eq 0 ] && ! has '^hdring:' && has ', 0 failures$'; then
+        pass "--mca coll ^hdring: no hdring trace, correct results"
+    else
+        fail "--mca coll ^hdring: no hdring trace, correct results"
+    fi
+    mpi 3 --mca coll hdring,tuned,libnbc,basic,self --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg ring --quick
+    if [ $? -eq 0 ] && has '^hdring: allreduce np=3 .* alg=ring' && has ', 0 failures$'; then
+        pass "--mca coll hdring,tuned,libnbc,basic,self works"
+    else
+        fail "--mca coll hdring,tuned,libnbc,basic,self works"
+    fi
+    mpi 2 --mca coll hdring "$bin/hdring_check" --coll allreduce --counts 1
+    local rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 124 ] && has 'mpirun --mca coll hdring,tuned,libnbc,basic,self' &&
+        ! has 'none of them said'; then
+        pass "--mca coll hdring alone: one clear message naming a working command line"
+    else
+        fail "--mca coll hdring alone: one clear message naming a working command line" "exit status $rc"
+    fi
+
+    # ring allreduce: every count and case, np 1..8
+    for np in 1 2 3 4 5 6 7 8; do
+        check "ring allreduce correct, np=$np (counts 0, 1, p-1, p, p+1, 3p+2, 1000+p, 40003; in place; 4 communicators)" \
+            "$np" "$bin/hdring_check" --coll allreduce --alg ring
+    done
+
+    # declined cases: the fallback answers, and the trace says so
+    mpi 4 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg ring --counts 5
+    if [ $? -eq 0 ] && has 'alg=fallback \(forced by coll_hdring_allreduce_algorithm: ring reorders operands and the op is not commutative\)' &&
+        has ', 0 failures$'; then
+        pass "non-commutative op with ring forced: fallback, correct answer"
+    else
+        fail "non-commutative op with ring forced: fallback, correct answer"
+    fi
+    check "reduce_scatter, reduce_scatter_block, allgather, bcast correct (np=5)" 5 \
+        "$bin/hdring_check" --coll reduce_scatter,reduce_scatter_block,allgather,bcast --quick
+
+    # communicator lifecycle
+    check "100 rounds of dup/split/free (np=4)" 4 "$bin/hdring_lifecycle" --churn
+    check "MPI_COMM_SELF and size-1 communicators (np=3)" 3 "$bin/hdring_lifecycle" --self
+    check "MPI_COMM_SELF and size-1 communicators without coll/self (np=2)" 2 --mca coll ^self "$bin/hdring_lifecycle" --self
+    mpi 3 "$bin/hdring_lifecycle" --binding
+    if [ $? -eq 0 ] && has '^hdring: allreduce np=3 bytes=28 ' && ! has 'bytes=44' && has ', 0 failures$'; then
+        pass "MPI_T priority write binds one communicator to hdring and one to tuned"
+    else
+        fail "MPI_T priority write binds one communicator to hdring and one to tuned"
+    fi
+}
+
+for suite in $SUITES; do
+    "suite_$suite"
+done
+echo "1..$n"
+echo "# $((n - nfailed)) passed, $nfailed failed"
+[ "$nfailed" -eq 0 ]

@@ -1,0 +1,204 @@
+/*
+ * Unit tests of the pattern layer (hdring_pattern.h): pure arithmetic, checked exhaustively over p.
+ */
+#include <check.h>
+#include <stdlib.h>
+
+#include "hdring_pattern.h"
+
+START_TEST(pow2_helpers)
+{
+    for (int p = 1; p <= 5000; ++p) {
+        const int l = hdring_floor_log2(p);
+        ck_assert_int_le(1 << l, p);
+        ck_assert_int_gt(2 << l, p);
+        ck_assert_int_eq(hdring_floor_pow2(p), 1 << l);
+        ck_assert_int_eq(hdring_is_pow2(p), p == (1 << l));
+        ck_assert_int_eq(hdring_ceil_log2(p), hdring_is_pow2(p) ? l : l + 1);
+    }
+    ck_assert(!hdring_is_pow2(0));
+}
+END_TEST
+
+START_TEST(bit_reverse_is_an_involution)
+{
+    for (int bits = 0; bits <= 12; ++bits) {
+        for (int v = 0; v < (1 << bits); ++v) {
+            const int r = hdring_bit_reverse(v, bits);
+            ck_assert_int_lt(r, 1 << bits);
+            ck_assert_int_eq(hdring_bit_reverse(r, bits), v);
+        }
+    }
+    ck_assert_int_eq(hdring_bit_reverse(1, 3), 4);
+    ck_assert_int_eq(hdring_bit_reverse(6, 3), 3);
+}
+END_TEST
+
+START_TEST(balanced_partition_differs_by_at_most_one)
+{
+    const size_t totals[] = {0, 1, 2, 7, 63, 64, 65, 1000, 123457};
+    for (int p = 1; p <= 70; ++p) {
+        for (size_t t = 0; t < sizeof(totals) / sizeof(totals[0]); ++t) {
+            hdring_partition_t pt;
+            ck_assert_int_eq(hdring_partition_balanced(&pt, p, totals[t]), HDRING_OK);
+            size_t min = (size_t) -1, max = 0;
+            ck_assert_uint_eq(pt.displ[0], 0);
+            for (int i = 0; i < p; ++i) {
+                const size_t c = hdring_part_count(&pt, i);
+                min = c < min ? c : min;
+                max = c > max ? c : max;
+                ck_assert_uint_eq(c, totals[t] / (size_t) p + ((size_t) i < totals[t] % (size_t) p));
+            }
+            ck_assert_uint_le(max - min, 1);
+            ck_assert_uint_eq(hdring_partition_total(&pt), totals[t]);
+            ck_assert_uint_eq(hdring_partition_max_part(&pt), max);
+            hdring_partition_free(&pt);
+        }
+    }
+}
+END_TEST
+
+START_TEST(partition_from_counts_and_grouping)
+{
+    const size_t counts[] = {3, 0, 5, 0, 0, 2, 9};
+    const int first[] = {0, 2, 5, 7};
+    hdring_partition_t pt, grouped;
+    ck_assert_int_eq(hdring_partition_from_counts(&pt, 7, counts), HDRING_OK);
+    ck_assert_uint_eq(hdring_partition_total(&pt), 19);
+    ck_assert_uint_eq(hdring_part_offset(&pt, 5), 8);
+    ck_assert_uint_eq(hdring_parts_count(&pt, 2, 6), 7);
+    ck_assert_int_eq(hdring_partition_group(&grouped, &pt, 3, first), HDRING_OK);
+    ck_assert_uint_eq(hdring_part_count(&grouped, 0), 3);
+    ck_assert_uint_eq(hdring_part_count(&grouped, 1), 5);
+    ck_assert_uint_eq(hdring_part_count(&grouped, 2), 11);
+    hdring_partition_free(&grouped);
+    hdring_partition_free(&pt);
+
+    ck_assert_int_eq(hdring_partition_uniform(&pt, 4, 6), HDRING_OK);
+    ck_assert_uint_eq(hdring_part_offset(&pt, 3), 18);
+    ck_assert_uint_eq(hdring_partition_total(&pt), 24);
+    hdring_partition_free(&pt);
+}
+END_TEST
+
+/* Every rank is a survivor or dropped; survivors are numbered 0..pof2-1 in rank order; groups tile 0..p-1. */
+START_TEST(fold_map_covers_every_rank_once)
+{
+    for (int p = 1; p <= 300; ++p) {
+        hdring_fold_t f;
+        hdring_fold_init(&f, p);
+        ck_assert_int_eq(f.pof2 + f.rem, p);
+        ck_assert(hdring_is_pow2(f.pof2));
+        ck_assert_int_lt(f.rem, f.pof2);
+        int next = 0;
+        for (int v = 0; v < f.pof2; ++v) {
+            const int first = hdring_fold_group_first(&f, v), size = hdring_fold_group_size(&f, v);
+            ck_assert_int_eq(first, next);
+            next += size;
+            const int survivor = hdring_fold_survivor(&f, v);
+            ck_assert_int_eq(survivor, first + size - 1);
+            ck_assert_int_eq(hdring_fold_vrank(&f, survivor), v);
+            ck_assert_int_ne(hdring_fold_role(&f, survivor), HDRING_FOLD_DROPPED);
+            if (2 == size) {
+                ck_assert_int_eq(hdring_fold_role(&f, first), HDRING_FOLD_DROPPED);
+                ck_assert_int_eq(hdring_fold_vrank(&f, first), -1);
+                ck_assert_int_eq(hdring_fold_role(&f, survivor), HDRING_FOLD_KEEPER);
+            } else {
+                ck_assert_int_eq(hdring_fold_role(&f, survivor), HDRING_FOLD_ALONE);
+            }
+        }
+        ck_assert_int_eq(next, p);
+        int *table = hdring_fold_group_table(&f);
+        ck_assert_ptr_nonnull(table);
+        ck_assert_int_eq(table[f.pof2], p);
+        free(table);
+    }
+}
+END_TEST
+
+/* After all steps each vrank holds one position, all distinct; ranges shrink by halves around the final
+ * position; doubling pairs adjacent groups (operand order), halving ends on the identity. */
+START_TEST(rhd_ranges_and_positions)
+{
+    const hdring_rhd_order_t orders[] = {HDRING_RHD_DISTANCE_DOUBLING, HDRING_RHD_DISTANCE_HALVING};
+    for (int o = 0; o < 2; ++o) {
+        for (int l = 0; l <= 10; ++l) {
+            const int n = 1 << l;
+            char *seen = calloc((size_t) n, 1);
+            for (int v = 0; v < n; ++v) {
+                const int pos = hdring_rhd_final_position(orders[o], l, v);
+                int lo, hi;
+                ck_assert_int_eq(hdring_rhd_position_holder(orders[o], l, pos), v);
+                ck_assert(!seen[pos]);
+                seen[pos] = 1;
+                for (int k = 0; k <= l; ++k) {
+                    hdring_rhd_range(orders[o], l, v, k, &lo, &hi);
+                    ck_assert_int_eq(hi - lo, n >> k);
+                    ck_assert(lo <= pos && pos < hi);
+                }
+                if (HDRING_RHD_DISTANCE_HALVING == orders[o]) {
+                    ck_assert_int_eq(pos, v);
+                }
+                for (int k = 0; k < l; ++k) {
+                    const int m = hdring_rhd_mask(orders[o], l, k);
+                    if (HDRING_RHD_DISTANCE_DOUBLING == orders[o]) {
+                        /* step k merges the aligned group of 2^k vranks with its neighbour group */
+                        ck_assert_int_eq(m, 1 << k);
+                        ck_assert_int_eq((v ^ m) / (2 * m), v / (2 * m));
+                    }
+                }
+            }
+            free(seen);
+        }
+    }
+}
+END_TEST
+
+START_TEST(binary_blocks_decompose_p)
+{
+    for (int p = 1; p <= 1100; p += p < 300 ? 1 : 37) {
+        hdring_binblocks_t bb;
+        hdring_binblocks_init(&bb, p);
+        int sum = 0;
+        for (int b = 0; b < bb.nblocks; ++b) {
+            ck_assert_int_eq(bb.first[b], sum);
+            if (b > 0) {
+                ck_assert_int_lt(bb.log2_size[b], bb.log2_size[b - 1]);
+            }
+            sum += hdring_binblocks_size(&bb, b);
+        }
+        ck_assert_int_eq(sum, p);
+        ck_assert_int_eq(bb.nblocks, __builtin_popcount((unsigned) p));
+        for (int r = 0; r < p; ++r) {
+            int local;
+            const int b = hdring_binblocks_find(&bb, r, &local);
+            ck_assert_int_eq(bb.first[b] + local, r);
+            ck_assert_int_lt(local, hdring_binblocks_size(&bb, b));
+        }
+    }
+}
+END_TEST
+
+static Suite *pattern_suite(void)
+{
+    Suite *s = suite_create("pattern");
+    TCase *tc = tcase_create("pattern");
+    tcase_add_test(tc, pow2_helpers);
+    tcase_add_test(tc, bit_reverse_is_an_involution);
+    tcase_add_test(tc, balanced_partition_differs_by_at_most_one);
+    tcase_add_test(tc, partition_from_counts_and_grouping);
+    tcase_add_test(tc, fold_map_covers_every_rank_once);
+    tcase_add_test(tc, rhd_ranges_and_positions);
+    tcase_add_test(tc, binary_blocks_decompose_p);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(pattern_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    const int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return 0 == failed ? EXIT_SUCCESS : EXIT_FAILURE;
+}
