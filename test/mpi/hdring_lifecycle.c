@@ -6,6 +6,8 @@
  *              coll_hdring_verbose 1 the trace must show bytes=28 and never bytes=44 (the runner checks).
  *   --churn    100 rounds of dup, split and free, with a checked allreduce on every new communicator.
  *   --self     MPI_COMM_SELF and size-1 split communicators.
+ *   --intercomm  an intercommunicator between two halves of MPI_COMM_WORLD, which hdring declines (the
+ *              runner checks coll_base_verbose output); allreduce and bcast must still be right.
  *
  * Prints "hdring_lifecycle: <n> checks, <m> failures" on rank 0; exit status 0 only without failures.
  */
@@ -110,6 +112,51 @@ static void self(void)
     MPI_Comm_free(&single);
 }
 
+static void intercomm(void)
+{
+    int rank, size, local_size, remote_size;
+    MPI_Comm half, inter;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (size < 2) {
+        return;
+    }
+    const int color = rank < size / 2 ? 0 : 1;
+    MPI_Comm_split(MPI_COMM_WORLD, color, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 0 == color ? size / 2 : 0, 77, &inter);
+    MPI_Comm_size(inter, &local_size);
+    MPI_Comm_remote_size(inter, &remote_size);
+
+    /* each group receives the reduction of the other group's contributions: 13 ints, a size no other check uses */
+    int in[13], out[13];
+    for (int i = 0; i < 13; ++i) {
+        in[i] = color ? 1000 : 1;
+        out[i] = -1;
+    }
+    MPI_Allreduce(in, out, 13, MPI_INT, MPI_SUM, inter);
+    ++checks;
+    if (out[12] != remote_size * (color ? 1 : 1000)) {
+        ++failures;
+        printf("FAIL intercomm allreduce: rank %d got %d\n", rank, out[12]);
+    }
+    /* group 0's rank 0 broadcasts to group 1 */
+    int root, value = 0 == color ? 4242 : -1;
+    if (0 == color) {
+        MPI_Comm_rank(half, &root);
+        root = 0 == root ? MPI_ROOT : MPI_PROC_NULL;
+    } else {
+        root = 0;
+    }
+    MPI_Bcast(&value, 1, MPI_INT, root, inter);
+    ++checks;
+    if (1 == color && 4242 != value) {
+        ++failures;
+        printf("FAIL intercomm bcast: rank %d got %d\n", rank, value);
+    }
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+}
+
 int main(int argc, char **argv)
 {
     int provided, rank;
@@ -123,8 +170,10 @@ int main(int argc, char **argv)
             churn();
         } else if (0 == strcmp(argv[i], "--self")) {
             self();
+        } else if (0 == strcmp(argv[i], "--intercomm")) {
+            intercomm();
         } else {
-            fprintf(stderr, "usage: hdring_lifecycle [--binding] [--churn] [--self]\n");
+            fprintf(stderr, "usage: hdring_lifecycle [--binding] [--churn] [--self] [--intercomm]\n");
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     }

@@ -133,6 +133,15 @@ suite_foundation() {
     check "100 rounds of dup/split/free (np=4)" 4 "$bin/hdring_lifecycle" --churn
     check "MPI_COMM_SELF and size-1 communicators (np=3)" 3 "$bin/hdring_lifecycle" --self
     check "MPI_COMM_SELF and size-1 communicators without coll/self (np=2)" 2 --mca coll ^self "$bin/hdring_lifecycle" --self
+    # coll_base_verbose shows each rank's selection: hdring declines exactly one communicator per rank (the
+    # intercommunicator), which coll/inter serves
+    mpi 4 --mca coll_base_verbose 10 "$bin/hdring_lifecycle" --intercomm
+    if [ $? -eq 0 ] && [ "$(grep -c 'component not available: hdring$' "$LOG")" -eq 4 ] &&
+        [ "$(grep -c 'selecting *inter, priority *40, Enabled' "$LOG")" -eq 4 ] && has ', 0 failures$'; then
+        pass "intercommunicators are declined and still answered correctly (np=4)"
+    else
+        fail "intercommunicators are declined and still answered correctly (np=4)"
+    fi
     mpi 3 "$bin/hdring_lifecycle" --binding
     if [ $? -eq 0 ] && has '^hdring: allreduce np=3 bytes=28 ' && ! has 'bytes=44' && has ', 0 failures$'; then
         pass "MPI_T priority write binds one communicator to hdring and one to tuned"
