@@ -1,8 +1,9 @@
 /*
  * Unit tests of the pattern layer (hdring_pattern.h): pure arithmetic, checked exhaustively over p.
  */
-#include <check.h>
 #include <stdlib.h>
+
+#include "unit_check.h"
 
 #include "hdring_pattern.h"
 
@@ -58,20 +59,16 @@ START_TEST(balanced_partition_differs_by_at_most_one)
 }
 END_TEST
 
-START_TEST(partition_from_counts_and_grouping)
+START_TEST(partition_from_counts_and_uniform)
 {
     const size_t counts[] = {3, 0, 5, 0, 0, 2, 9};
-    const int first[] = {0, 2, 5, 7};
-    hdring_partition_t pt, grouped;
+    hdring_partition_t pt;
     ck_assert_int_eq(hdring_partition_from_counts(&pt, 7, counts), HDRING_OK);
     ck_assert_uint_eq(hdring_partition_total(&pt), 19);
     ck_assert_uint_eq(hdring_part_offset(&pt, 5), 8);
-    ck_assert_uint_eq(hdring_parts_count(&pt, 2, 6), 7);
-    ck_assert_int_eq(hdring_partition_group(&grouped, &pt, 3, first), HDRING_OK);
-    ck_assert_uint_eq(hdring_part_count(&grouped, 0), 3);
-    ck_assert_uint_eq(hdring_part_count(&grouped, 1), 5);
-    ck_assert_uint_eq(hdring_part_count(&grouped, 2), 11);
-    hdring_partition_free(&grouped);
+    ck_assert_uint_eq(hdring_part_count(&pt, 1), 0);
+    ck_assert_uint_eq(hdring_part_count(&pt, 6), 9);
+    ck_assert_uint_eq(hdring_partition_max_part(&pt), 9);
     hdring_partition_free(&pt);
 
     ck_assert_int_eq(hdring_partition_uniform(&pt, 4, 6), HDRING_OK);
@@ -81,7 +78,8 @@ START_TEST(partition_from_counts_and_grouping)
 }
 END_TEST
 
-/* Every rank is a survivor or dropped; survivors are numbered 0..pof2-1 in rank order; groups tile 0..p-1. */
+/* Every rank is a survivor or dropped; survivors are numbered 0..pof2-1 in rank order, each standing for itself
+ * or for itself and the dropped rank just below it, so the groups tile 0..p-1 in order. */
 START_TEST(fold_map_covers_every_rank_once)
 {
     for (int p = 1; p <= 300; ++p) {
@@ -90,28 +88,21 @@ START_TEST(fold_map_covers_every_rank_once)
         ck_assert_int_eq(f.pof2 + f.rem, p);
         ck_assert(hdring_is_pow2(f.pof2));
         ck_assert_int_lt(f.rem, f.pof2);
-        int next = 0;
+        int next = 0; /* first rank not yet covered */
         for (int v = 0; v < f.pof2; ++v) {
-            const int first = hdring_fold_group_first(&f, v), size = hdring_fold_group_size(&f, v);
-            ck_assert_int_eq(first, next);
-            next += size;
             const int survivor = hdring_fold_survivor(&f, v);
-            ck_assert_int_eq(survivor, first + size - 1);
             ck_assert_int_eq(hdring_fold_vrank(&f, survivor), v);
-            ck_assert_int_ne(hdring_fold_role(&f, survivor), HDRING_FOLD_DROPPED);
-            if (2 == size) {
-                ck_assert_int_eq(hdring_fold_role(&f, first), HDRING_FOLD_DROPPED);
-                ck_assert_int_eq(hdring_fold_vrank(&f, first), -1);
-                ck_assert_int_eq(hdring_fold_role(&f, survivor), HDRING_FOLD_KEEPER);
+            if (HDRING_FOLD_KEEPER == hdring_fold_role(&f, survivor)) {
+                ck_assert_int_eq(survivor, next + 1);
+                ck_assert_int_eq(hdring_fold_role(&f, next), HDRING_FOLD_DROPPED);
+                ck_assert_int_eq(hdring_fold_vrank(&f, next), -1);
             } else {
                 ck_assert_int_eq(hdring_fold_role(&f, survivor), HDRING_FOLD_ALONE);
+                ck_assert_int_eq(survivor, next);
             }
+            next = survivor + 1;
         }
         ck_assert_int_eq(next, p);
-        int *table = hdring_fold_group_table(&f);
-        ck_assert_ptr_nonnull(table);
-        ck_assert_int_eq(table[f.pof2], p);
-        free(table);
     }
 }
 END_TEST
@@ -179,26 +170,15 @@ START_TEST(binary_blocks_decompose_p)
 }
 END_TEST
 
-static Suite *pattern_suite(void)
-{
-    Suite *s = suite_create("pattern");
-    TCase *tc = tcase_create("pattern");
-    tcase_add_test(tc, pow2_helpers);
-    tcase_add_test(tc, bit_reverse_is_an_involution);
-    tcase_add_test(tc, balanced_partition_differs_by_at_most_one);
-    tcase_add_test(tc, partition_from_counts_and_grouping);
-    tcase_add_test(tc, fold_map_covers_every_rank_once);
-    tcase_add_test(tc, rhd_ranges_and_positions);
-    tcase_add_test(tc, binary_blocks_decompose_p);
-    suite_add_tcase(s, tc);
-    return s;
-}
-
 int main(void)
 {
-    SRunner *sr = srunner_create(pattern_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return 0 == failed ? EXIT_SUCCESS : EXIT_FAILURE;
+    Suite *s = suite_create("pattern");
+    UNIT_ADD(s, pow2_helpers);
+    UNIT_ADD(s, bit_reverse_is_an_involution);
+    UNIT_ADD(s, balanced_partition_differs_by_at_most_one);
+    UNIT_ADD(s, partition_from_counts_and_uniform);
+    UNIT_ADD(s, fold_map_covers_every_rank_once);
+    UNIT_ADD(s, rhd_ranges_and_positions);
+    UNIT_ADD(s, binary_blocks_decompose_p);
+    return unit_run(s);
 }

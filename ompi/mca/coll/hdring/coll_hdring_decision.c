@@ -20,7 +20,7 @@ static bool implemented(hdring_coll_t coll, hdring_alg_t alg)
 {
     switch (coll) {
     case HDRING_ALLREDUCE:
-        return hdring_allreduce_supported(alg);
+        return hdring_allreduce_has(alg);
     default:
         return false;
     }

@@ -1,5 +1,11 @@
-/* hdring algorithms: see hdring_algorithms.h. */
+/*
+ * hdring algorithms: see hdring_algorithms.h. Each algorithm below opens with what it does, its restrictions,
+ * its alpha-beta-gamma cost (n the whole vector, p ranks, p' = 2^floor(log2 p), l = log2 p', L = ceil(log2 p))
+ * and a trace for a p that is not a power of two.
+ */
 #include "hdring_algorithms.h"
+
+#include <stdlib.h>
 
 #include "hdring_kernels.h"
 
@@ -15,6 +21,103 @@ static const char *const alg_names[HDRING_NALGS] = {
 
 const char *hdring_alg_name(hdring_alg_t alg) { return alg < HDRING_NALGS ? alg_names[alg] : "unknown"; }
 
+bool hdring_alg_keeps_order(hdring_alg_t alg) { return HDRING_ALG_RING != alg; }
+
+/* ---------------------------------------------------------------- helpers */
+
+/* The larger half of an RHD schedule's positions: what its first step receives, the most any step does. */
+static size_t rhd_tmp(const hdring_positions_t *pos, int npos)
+{
+    if (npos < 2) {
+        return 0;
+    }
+    const size_t mid = hdring_pos_offset(pos, npos / 2) - hdring_pos_offset(pos, 0);
+    const size_t rest = hdring_pos_offset(pos, npos) - hdring_pos_offset(pos, npos / 2);
+    return mid > rest ? mid : rest;
+}
+
+static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
+
+/* TMP of the binary-block reduce phase: the larger half at the first step of any block. */
+static size_t binblocks_tmp(const hdring_binblocks_t *bb, const hdring_partition_t *fine)
+{
+    size_t need = 0;
+    for (int b = 0; b < bb->nblocks; ++b) {
+        const hdring_positions_t pos = {fine, 1 << (bb->log2_size[0] - bb->log2_size[b])};
+        need = max_size(need, rhd_tmp(&pos, hdring_binblocks_size(bb, b)));
+    }
+    return need;
+}
+
+/* Balanced positions over a reduce_scatter's or allgather's vector, and who holds each at the end of a
+ * reduce-scatter (or the start of an allgather): rhd, the survivor of vrank hdring_rhd_position_holder(order,
+ * l, j); binary blocks, block-0 rank bit_reverse(j). Positions ignore block boundaries, so the schedule stays
+ * balanced however uneven the blocks; deliver and collect move the pieces. Release with layout_free(). */
+typedef struct block_layout {
+    hdring_partition_t positions;
+    int *holder;
+    hdring_layout_t layout;
+} block_layout_t;
+
+static void layout_free(block_layout_t *bl)
+{
+    free(bl->holder);
+    hdring_partition_free(&bl->positions);
+}
+
+static int block_layout(const hdring_partition_t *blocks, hdring_alg_t alg, hdring_rhd_order_t order,
+                        block_layout_t *bl)
+{
+    hdring_fold_t f;
+    hdring_fold_init(&f, blocks->nparts);
+    int rc = hdring_partition_balanced(&bl->positions, f.pof2, hdring_partition_total(blocks));
+    if (HDRING_OK != rc) {
+        return rc;
+    }
+    bl->holder = malloc((size_t) f.pof2 * sizeof(*bl->holder));
+    if (NULL == bl->holder) {
+        hdring_partition_free(&bl->positions);
+        return HDRING_ERR_NOMEM;
+    }
+    for (int j = 0; j < f.pof2; ++j) {
+        const int v = hdring_rhd_position_holder(order, f.log2_pof2, j);
+        bl->holder[j] = HDRING_ALG_BINARY_BLOCKS == alg ? v : hdring_fold_survivor(&f, v);
+    }
+    bl->layout.positions = &bl->positions;
+    bl->layout.holder = bl->holder;
+    return HDRING_OK;
+}
+
+/* An allgather's first step: the layout, and every rank's block collected into the positions holding it. */
+static int collect_blocks(const hdring_xport_t *x, const hdring_partition_t *blocks, hdring_alg_t alg,
+                          hdring_rhd_order_t order, block_layout_t *bl)
+{
+    int rc = block_layout(blocks, alg, order, bl);
+    if (HDRING_OK == rc) {
+        rc = hdring_collect(x, blocks, &bl->layout,
+                            hdring_at(HDRING_BUF_OUT, hdring_part_offset(blocks, x->rank)), HDRING_BUF_OUT);
+        if (HDRING_OK != rc) {
+            layout_free(bl);
+        }
+    }
+    return rc;
+}
+
+/* The vrank group of a fold's survivors (meaningful only where vrank >= 0). */
+static hdring_group_t survivors(const hdring_fold_t *f, int rank)
+{
+    hdring_group_t g = {f->log2_pof2, hdring_fold_vrank(f, rank), f, 0};
+    return g;
+}
+
+/* Where a survivor's operand is after the fold: the fold wrote it to acc, or it never moved. */
+static hdring_buf_t after_fold(const hdring_fold_t *f, int rank, hdring_buf_t in, hdring_buf_t acc)
+{
+    return HDRING_FOLD_KEEPER == hdring_fold_role(f, rank) ? acc : in;
+}
+
+/* ---------------------------------------------------------------- allreduce */
+
 /*
  * Ring allreduce: ring reduce-scatter into OUT, then ring allgather of OUT. Any p, any count.
  * Bandwidth-optimal for every p; latency linear in p. Commutative operations only.
@@ -26,24 +129,118 @@ static int allreduce_ring(const hdring_xport_t *x, size_t count)
 {
     hdring_partition_t blocks;
     int rc = hdring_partition_balanced(&blocks, x->size, count);
-    if (0 != rc) {
+    if (HDRING_OK != rc) {
         return rc;
     }
     rc = hdring_ring_reduce_scatter_vector(x, &blocks, HDRING_BUF_IN, HDRING_BUF_OUT);
-    if (0 == rc) {
+    if (HDRING_OK == rc) {
         rc = hdring_ring_allgather(x, &blocks, HDRING_BUF_OUT);
     }
     hdring_partition_free(&blocks);
     return rc;
 }
 
-bool hdring_allreduce_supported(hdring_alg_t alg) { return HDRING_ALG_RING == alg; }
+/*
+ * RHD allreduce (Rabenseifner): split fold onto p' survivors, recursive-halving reduce-scatter and
+ * recursive-doubling allgather among them (distance doubling: operand order kept), unfold. Any p, any count.
+ * Cost: p' = p: 2l alpha + 2(p-1)/p n beta + (p-1)/p n gamma. Otherwise the fold adds 2 alpha + n beta +
+ *   n/2 gamma and the unfold alpha + n beta: (2l+3) alpha + (2 + 2(p'-1)/p') n beta + (1/2 + (p'-1)/p') n gamma.
+ * Trace p = 6 (p' = 4): 0|1 and 2|3 fold into 1 and 3; survivors 1, 3, 4, 5 (vranks 0-3) reduce-scatter
+ *   (1<->3, 4<->5, then 1<->4, 3<->5) and allgather back; 1 and 3 send the result to 0 and 2.
+ */
+static int allreduce_rhd(const hdring_xport_t *x, size_t count)
+{
+    hdring_fold_t f;
+    hdring_partition_t parts;
+    int rc;
+
+    hdring_fold_init(&f, x->size);
+    rc = hdring_partition_balanced(&parts, f.pof2, count);
+    if (HDRING_OK != rc) {
+        return rc;
+    }
+    const hdring_positions_t pos = {&parts, 1};
+    const hdring_group_t g = survivors(&f, x->rank);
+    rc = hdring_fold_split(x, &f, count, HDRING_BUF_IN, HDRING_BUF_OUT);
+    if (HDRING_OK == rc && g.vrank >= 0) {
+        rc = hdring_rhd_reduce_scatter(x, &g, HDRING_RHD_DISTANCE_DOUBLING, &pos,
+                                       after_fold(&f, x->rank, HDRING_BUF_IN, HDRING_BUF_OUT), HDRING_BUF_OUT);
+        if (HDRING_OK == rc) {
+            rc = hdring_rhd_allgather(x, &g, HDRING_RHD_DISTANCE_DOUBLING, &pos, HDRING_BUF_OUT);
+        }
+    }
+    if (HDRING_OK == rc) {
+        rc = hdring_unfold(x, &f, hdring_at(HDRING_BUF_OUT, 0), count);
+    }
+    hdring_partition_free(&parts);
+    return rc;
+}
+
+/*
+ * Binary-blocks allreduce (Rabenseifner and Traeff): p = 2^k0 + 2^k1 + ...; every block reduce-scatters, the
+ * blocks hand their reductions up to block 0, block 0's results go back down and every block allgathers.
+ * Operand order kept. No rank idles while others reduce. Any p, any count.
+ * Cost, p = 2^k0 + 2^k1 (two blocks, r = 2^(k0-k1)): about 2(k0 + r) alpha + 2n beta + n gamma when the
+ *   hand-offs overlap the larger block's steps; the smaller block's ranks send and receive n each.
+ * Trace p = 6 = 4 + 2: 0-3 and 4-5 reduce-scatter; 4 and 5 send quarters into 0-3, which reduce them in;
+ *   0-3 send their quarters back to 4 and 5; both blocks allgather.
+ */
+static int allreduce_binblocks(const hdring_xport_t *x, size_t count)
+{
+    hdring_binblocks_t bb;
+    hdring_partition_t fine;
+    int rc;
+
+    hdring_binblocks_init(&bb, x->size);
+    rc = hdring_partition_balanced(&fine, hdring_binblocks_size(&bb, 0), count);
+    if (HDRING_OK != rc) {
+        return rc;
+    }
+    rc = hdring_binblocks_reduce(x, &bb, &fine, HDRING_BUF_IN, HDRING_BUF_OUT);
+    if (HDRING_OK == rc) {
+        rc = hdring_binblocks_broadcast(x, &bb, &fine, HDRING_BUF_OUT);
+    }
+    hdring_partition_free(&fine);
+    return rc;
+}
+
+/*
+ * Recursive-doubling allreduce: whole fold onto p' survivors, l steps exchanging and reducing the whole
+ * vector, unfold. Latency-optimal for small vectors; operand order kept, both partners of a step compute the
+ * same bits. Any p, any count.
+ * Cost: l (alpha + n beta + n gamma); p not a power of two adds 2 alpha + 2 n beta + n gamma.
+ * Trace p = 5 (p' = 4): 0 sends to 1; 1, 2, 3, 4 run two steps (1<->2, 3<->4; 1<->3, 2<->4); 1 sends to 0.
+ */
+static int allreduce_recursive_doubling(const hdring_xport_t *x, size_t count)
+{
+    hdring_fold_t f;
+    hdring_fold_init(&f, x->size);
+    const hdring_group_t g = survivors(&f, x->rank);
+    int rc = hdring_fold_whole(x, &f, count, HDRING_BUF_IN, HDRING_BUF_OUT);
+    if (HDRING_OK == rc && g.vrank >= 0) {
+        rc = hdring_recursive_doubling(x, &g, count, after_fold(&f, x->rank, HDRING_BUF_IN, HDRING_BUF_OUT),
+                                       HDRING_BUF_OUT);
+    }
+    return HDRING_OK == rc ? hdring_unfold(x, &f, hdring_at(HDRING_BUF_OUT, 0), count) : rc;
+}
+
+bool hdring_allreduce_has(hdring_alg_t alg)
+{
+    return HDRING_ALG_RING == alg || HDRING_ALG_RHD == alg || HDRING_ALG_BINARY_BLOCKS == alg ||
+           HDRING_ALG_RECURSIVE_DOUBLING == alg;
+}
 
 int hdring_allreduce(const hdring_xport_t *x, hdring_alg_t alg, size_t count)
 {
     switch (alg) {
     case HDRING_ALG_RING:
         return allreduce_ring(x, count);
+    case HDRING_ALG_RHD:
+        return allreduce_rhd(x, count);
+    case HDRING_ALG_BINARY_BLOCKS:
+        return allreduce_binblocks(x, count);
+    case HDRING_ALG_RECURSIVE_DOUBLING:
+        return allreduce_recursive_doubling(x, count);
     default:
         return HDRING_ERR_UNSUPPORTED;
     }
@@ -52,12 +249,279 @@ int hdring_allreduce(const hdring_xport_t *x, hdring_alg_t alg, size_t count)
 hdring_scratch_t hdring_allreduce_scratch(hdring_alg_t alg, int p, size_t count)
 {
     hdring_scratch_t need = {0, 0};
+    hdring_partition_t parts;
+    hdring_fold_t f;
+    hdring_binblocks_t bb;
+
     switch (alg) {
     case HDRING_ALG_RING:
         need.tmp = (count + (size_t) p - 1) / (size_t) p;
+        break;
+    case HDRING_ALG_RHD:
+        hdring_fold_init(&f, p);
+        need.tmp = count - count / 2;
+        if (HDRING_OK == hdring_partition_balanced(&parts, f.pof2, count)) {
+            const hdring_positions_t pos = {&parts, 1};
+            need.tmp = max_size(need.tmp, rhd_tmp(&pos, f.pof2));
+            hdring_partition_free(&parts);
+        } else {
+            need.tmp = count; /* an upper bound; the call itself will report the allocation failure */
+        }
+        break;
+    case HDRING_ALG_BINARY_BLOCKS:
+        hdring_binblocks_init(&bb, p);
+        if (HDRING_OK == hdring_partition_balanced(&parts, hdring_binblocks_size(&bb, 0), count)) {
+            need.tmp = binblocks_tmp(&bb, &parts);
+            hdring_partition_free(&parts);
+        } else {
+            need.tmp = count;
+        }
+        break;
+    case HDRING_ALG_RECURSIVE_DOUBLING:
+        need.tmp = count;
         break;
     default:
         break;
     }
     return need;
+}
+
+/* ---------------------------------------------------------------- reduce_scatter */
+
+/*
+ * Ring reduce-scatter: the reduce-scatter half of ring allreduce, partial blocks kept in TMP, so no scratch of
+ * the vector's size. Any p, any block sizes (zeros too). Commutative operations only.
+ * Cost: (p-1) alpha + (p-1)/p n (beta + gamma) for equal blocks; each step moves one block.
+ * Trace p = 3: rank 0 gets block 1 from 2 (2's data) and adds its own, passes it on; gets block 0 (1's and 2's
+ *   data) and adds its own: done.
+ */
+static int reduce_scatter_ring(const hdring_xport_t *x, const hdring_partition_t *blocks)
+{
+    return hdring_ring_reduce_scatter_block(x, blocks, HDRING_BUF_IN, hdring_at(HDRING_BUF_OUT, 0));
+}
+
+/*
+ * RHD reduce-scatter: split fold onto p' survivors, recursive halving on p' balanced positions of the vector
+ * (balanced whatever the block sizes), then every position's holder delivers the pieces of its position to
+ * the blocks' owners. With an ordered operation the halving runs with distance doubling (positions end
+ * bit-reversed); otherwise with distance halving (on p' = p with equal blocks, positions end at their owners
+ * and delivery moves nothing). Any p, any block sizes (zeros too).
+ * Cost, p' = p, equal blocks: l alpha + (p-1)/p n (beta + gamma) (+ alpha + n/p beta when ordered, p >= 4).
+ *   Otherwise the fold adds 2 alpha + n beta + n/2 gamma, and delivery its busiest port (a few alpha + n/p'
+ *   beta).
+ * Trace p = 6: 0|1 and 2|3 fold into 1 and 3; survivors 1, 3, 4, 5 halve the vector into quarters; rank 1
+ *   holds elements [0, n/4), blocks 0 and half of 1: it sends block 0 to rank 0 and keeps its own piece; the
+ *   rest of block 1 comes from rank 3.
+ */
+static int reduce_scatter_rhd(const hdring_xport_t *x, const hdring_partition_t *blocks, bool ordered)
+{
+    const hdring_rhd_order_t order = ordered ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
+    hdring_fold_t f;
+    block_layout_t bl;
+
+    hdring_fold_init(&f, x->size);
+    int rc = block_layout(blocks, HDRING_ALG_RHD, order, &bl);
+    if (HDRING_OK != rc) {
+        return rc;
+    }
+    const hdring_positions_t pos = {&bl.positions, 1};
+    const hdring_group_t g = survivors(&f, x->rank);
+    rc = hdring_fold_split(x, &f, hdring_partition_total(blocks), HDRING_BUF_IN, HDRING_BUF_WORK);
+    if (HDRING_OK == rc && g.vrank >= 0) {
+        rc = hdring_rhd_reduce_scatter(x, &g, order, &pos, after_fold(&f, x->rank, HDRING_BUF_IN, HDRING_BUF_WORK),
+                                       HDRING_BUF_WORK);
+    }
+    if (HDRING_OK == rc) {
+        rc = hdring_deliver(x, blocks, &bl.layout, HDRING_BUF_WORK, hdring_at(HDRING_BUF_OUT, 0));
+    }
+    layout_free(&bl);
+    return rc;
+}
+
+/*
+ * Binary-blocks reduce-scatter: the binary-block reduce phase on block 0's p' balanced positions, then block
+ * 0's ranks deliver the pieces to the blocks' owners. Operand order kept. Any p, any block sizes.
+ * Cost: the reduce phase of binary-blocks allreduce, plus the delivery's busiest port.
+ * Trace p = 6 = 4 + 2: 4 and 5 hand their halves to block 0, which reduces them in; block-0 rank 0 holds
+ *   position 0 (blocks 0 and half of 1) and sends the half of block 1 to rank 1.
+ */
+static int reduce_scatter_binblocks(const hdring_xport_t *x, const hdring_partition_t *blocks)
+{
+    hdring_binblocks_t bb;
+    block_layout_t bl;
+
+    hdring_binblocks_init(&bb, x->size);
+    int rc = block_layout(blocks, HDRING_ALG_BINARY_BLOCKS, HDRING_RHD_DISTANCE_DOUBLING, &bl);
+    if (HDRING_OK != rc) {
+        return rc;
+    }
+    rc = hdring_binblocks_reduce(x, &bb, &bl.positions, HDRING_BUF_IN, HDRING_BUF_WORK);
+    if (HDRING_OK == rc) {
+        rc = hdring_deliver(x, blocks, &bl.layout, HDRING_BUF_WORK, hdring_at(HDRING_BUF_OUT, 0));
+    }
+    layout_free(&bl);
+    return rc;
+}
+
+bool hdring_reduce_scatter_has(hdring_alg_t alg)
+{
+    return HDRING_ALG_RING == alg || HDRING_ALG_RHD == alg || HDRING_ALG_BINARY_BLOCKS == alg;
+}
+
+int hdring_reduce_scatter(const hdring_xport_t *x, hdring_alg_t alg, const hdring_partition_t *blocks, bool ordered)
+{
+    if (ordered && !hdring_alg_keeps_order(alg)) {
+        return HDRING_ERR_UNSUPPORTED;
+    }
+    switch (alg) {
+    case HDRING_ALG_RING:
+        return reduce_scatter_ring(x, blocks);
+    case HDRING_ALG_RHD:
+        return reduce_scatter_rhd(x, blocks, ordered);
+    case HDRING_ALG_BINARY_BLOCKS:
+        return reduce_scatter_binblocks(x, blocks);
+    default:
+        return HDRING_ERR_UNSUPPORTED;
+    }
+}
+
+hdring_scratch_t hdring_reduce_scatter_scratch(hdring_alg_t alg, const hdring_partition_t *blocks, bool ordered)
+{
+    hdring_scratch_t need = {0, 0};
+
+    (void) ordered; /* the order changes who holds what, not how much */
+    switch (alg) {
+    case HDRING_ALG_RING:
+        need.tmp = 2 * hdring_partition_max_part(blocks);
+        break;
+    case HDRING_ALG_RHD:
+    case HDRING_ALG_BINARY_BLOCKS:
+        /* balanced positions over the whole vector, as allreduce's */
+        need = hdring_allreduce_scratch(alg, blocks->nparts, hdring_partition_total(blocks));
+        need.work = hdring_partition_total(blocks);
+        break;
+    default:
+        break;
+    }
+    return need;
+}
+
+/* ---------------------------------------------------------------- allgather */
+
+/*
+ * RHD allgather: every rank sends the pieces of its block to the survivors holding them (p' balanced
+ * positions), the p' survivors run recursive doubling (distance 1, 2, 4, ...), and the fold's survivors send
+ * the whole vector to their dropped partner. Any p, any block sizes.
+ * Cost, p' = p, equal blocks: l alpha + (p-1)/p n beta; otherwise + the collection's busiest port +
+ *   alpha + n beta.
+ * Trace p = 5: positions are quarters of the vector; 0 sends block 0 to 1, 1 sends the part of block 1 beyond
+ *   the first quarter to 2, ...; 1, 2, 3, 4 exchange with distance 1 then 2; 1 sends all to 0.
+ */
+static int allgather_rhd(const hdring_xport_t *x, const hdring_partition_t *blocks)
+{
+    hdring_fold_t f;
+    block_layout_t bl;
+
+    hdring_fold_init(&f, x->size);
+    int rc = collect_blocks(x, blocks, HDRING_ALG_RHD, HDRING_RHD_DISTANCE_HALVING, &bl);
+    if (HDRING_OK != rc) {
+        return rc;
+    }
+    const hdring_positions_t pos = {&bl.positions, 1};
+    const hdring_group_t g = survivors(&f, x->rank);
+    if (g.vrank >= 0) {
+        rc = hdring_rhd_allgather(x, &g, HDRING_RHD_DISTANCE_HALVING, &pos, HDRING_BUF_OUT);
+    }
+    if (HDRING_OK == rc) {
+        rc = hdring_unfold(x, &f, hdring_at(HDRING_BUF_OUT, 0), hdring_partition_total(blocks));
+    }
+    layout_free(&bl);
+    return rc;
+}
+
+/*
+ * Binary-blocks allgather: every rank sends the pieces of its block to the block-0 ranks holding them (p'
+ * balanced positions, bit-reversed holders), then the binary-block broadcast phase: block 0's positions go
+ * down the blocks and every block allgathers within itself. Any p, any block sizes.
+ * Cost: the collection's busiest port, then the broadcast phase of binary-blocks allreduce.
+ * Trace p = 6 = 4 + 2: blocks 4 and 5 go to block 0's holders of the last quarters; block 0 sends halves to
+ *   4 and 5; blocks 0-3 and 4-5 allgather.
+ */
+static int allgather_binblocks(const hdring_xport_t *x, const hdring_partition_t *blocks)
+{
+    hdring_binblocks_t bb;
+    block_layout_t bl;
+
+    hdring_binblocks_init(&bb, x->size);
+    int rc = collect_blocks(x, blocks, HDRING_ALG_BINARY_BLOCKS, HDRING_RHD_DISTANCE_DOUBLING, &bl);
+    if (HDRING_OK != rc) {
+        return rc;
+    }
+    rc = hdring_binblocks_broadcast(x, &bb, &bl.positions, HDRING_BUF_OUT);
+    layout_free(&bl);
+    return rc;
+}
+
+bool hdring_allgather_has(hdring_alg_t alg)
+{
+    return HDRING_ALG_RING == alg || HDRING_ALG_RHD == alg || HDRING_ALG_BINARY_BLOCKS == alg;
+}
+
+int hdring_allgather(const hdring_xport_t *x, hdring_alg_t alg, const hdring_partition_t *blocks)
+{
+    switch (alg) {
+    case HDRING_ALG_RING:
+        /* Ring allgather: p-1 steps passing blocks to the right. Cost (p-1) alpha + (p-1)/p n beta. */
+        return hdring_ring_allgather(x, blocks, HDRING_BUF_OUT);
+    case HDRING_ALG_RHD:
+        return allgather_rhd(x, blocks);
+    case HDRING_ALG_BINARY_BLOCKS:
+        return allgather_binblocks(x, blocks);
+    default:
+        return HDRING_ERR_UNSUPPORTED;
+    }
+}
+
+/* ---------------------------------------------------------------- bcast */
+
+/*
+ * Scatter + allgather broadcast (van de Geijn): a binomial scatter of p blocks from the root, then an
+ * allgather of them (recursive doubling with the fold, or ring). Any p, any count.
+ * Cost: scatter L alpha + (p-1)/p n beta; then rhd: as allgather_rhd, ring: (p-1) alpha + (p-1)/p n beta.
+ * Trace p = 5, scatter_ring: 0 sends block 4 to 4, blocks 2-3 to 2, block 1 to 1; 2 sends block 3 to 3; four
+ *   ring steps complete every rank.
+ */
+static int bcast_scatter_allgather(const hdring_xport_t *x, hdring_alg_t allgather, size_t count)
+{
+    hdring_partition_t blocks;
+    int rc = hdring_partition_balanced(&blocks, x->size, count);
+    if (HDRING_OK != rc) {
+        return rc;
+    }
+    rc = hdring_binomial_scatter(x, &blocks, HDRING_BUF_OUT);
+    if (HDRING_OK == rc) {
+        rc = hdring_allgather(x, allgather, &blocks);
+    }
+    hdring_partition_free(&blocks);
+    return rc;
+}
+
+bool hdring_bcast_has(hdring_alg_t alg)
+{
+    return HDRING_ALG_BINOMIAL == alg || HDRING_ALG_SCATTER_RHD == alg || HDRING_ALG_SCATTER_RING == alg;
+}
+
+int hdring_bcast(const hdring_xport_t *x, hdring_alg_t alg, size_t count)
+{
+    switch (alg) {
+    case HDRING_ALG_BINOMIAL:
+        /* Binomial tree. Cost: L (alpha + n beta). For small messages. */
+        return hdring_binomial_bcast(x, hdring_at(HDRING_BUF_OUT, 0), count);
+    case HDRING_ALG_SCATTER_RHD:
+        return bcast_scatter_allgather(x, HDRING_ALG_RHD, count);
+    case HDRING_ALG_SCATTER_RING:
+        return bcast_scatter_allgather(x, HDRING_ALG_RING, count);
+    default:
+        return HDRING_ERR_UNSUPPORTED;
+    }
 }

@@ -3,8 +3,8 @@
 
 static int ring_mod(int a, int p) { return ((a % p) + p) % p; }
 
-/* Shared by both forms. partial(b) is where the running reduction of block b is kept between steps;
- * with slots, all partials share TMP[slot, slot + max block) and the final one goes to dst. */
+/* Shared by both forms. The running reduction of a block is kept between steps in acc at the block's offset,
+ * or, with acc == TMP (block form), in TMP[slot, slot + max block), whence the final one is copied to dst. */
 static int ring_reduce_scatter(const hdring_xport_t *x, const hdring_partition_t *blocks, hdring_buf_t in,
                                hdring_buf_t acc, size_t slot, hdring_loc_t dst)
 {
@@ -26,23 +26,20 @@ static int ring_reduce_scatter(const hdring_xport_t *x, const hdring_partition_t
         } else {
             from = use_slot ? hdring_at(HDRING_BUF_TMP, slot) : hdring_at(acc, hdring_part_offset(blocks, send_block));
         }
-        if (s == p - 2 && use_slot) {
-            into = dst;
-        } else {
-            into = use_slot ? hdring_at(HDRING_BUF_TMP, slot) : hdring_at(acc, hdring_part_offset(blocks, recv_block));
-        }
+        into = use_slot ? hdring_at(HDRING_BUF_TMP, slot) : hdring_at(acc, hdring_part_offset(blocks, recv_block));
         rc = hdring_sendrecv(x, hdring_msg(right, from, hdring_part_count(blocks, send_block)),
                              hdring_msg(left, hdring_at(HDRING_BUF_TMP, 0), recv_count));
-        if (0 != rc) {
+        if (HDRING_OK != rc) {
             return rc;
         }
         rc = hdring_reduce(x, hdring_at(HDRING_BUF_TMP, 0), hdring_at(in, hdring_part_offset(blocks, recv_block)),
                            into, recv_count);
-        if (0 != rc) {
+        if (HDRING_OK != rc) {
             return rc;
         }
     }
-    return 0;
+    /* Copied at the end, not reduced into dst: with MPI_IN_PLACE dst may overlap in's block. */
+    return use_slot ? hdring_copy(x, hdring_at(HDRING_BUF_TMP, slot), dst, hdring_part_count(blocks, r)) : HDRING_OK;
 }
 
 int hdring_ring_reduce_scatter_vector(const hdring_xport_t *x, const hdring_partition_t *blocks,
@@ -67,9 +64,9 @@ int hdring_ring_allgather(const hdring_xport_t *x, const hdring_partition_t *blo
         int rc = hdring_sendrecv(
             x, hdring_msg(right, hdring_at(acc, hdring_part_offset(blocks, send_block)), hdring_part_count(blocks, send_block)),
             hdring_msg(left, hdring_at(acc, hdring_part_offset(blocks, recv_block)), hdring_part_count(blocks, recv_block)));
-        if (0 != rc) {
+        if (HDRING_OK != rc) {
             return rc;
         }
     }
-    return 0;
+    return HDRING_OK;
 }

@@ -28,7 +28,8 @@ int hdring_ring_reduce_scatter_vector(const hdring_xport_t *x, const hdring_part
 
 /*
  * Ring reduce-scatter, block form: as above, but partial blocks live in TMP and block `rank` of the result is
- * written to dst, so no scratch of the vector's size is needed (reduce_scatter).
+ * copied to dst at the end (dst may overlap in, as with MPI_IN_PLACE), so no scratch of the vector's size is
+ * needed (reduce_scatter).
  * TMP: twice the largest block. Cost as above.
  */
 int hdring_ring_reduce_scatter_block(const hdring_xport_t *x, const hdring_partition_t *blocks,
@@ -40,5 +41,147 @@ int hdring_ring_reduce_scatter_block(const hdring_xport_t *x, const hdring_parti
  * No scratch. Cost: (p-1)(alpha + n/p beta).
  */
 int hdring_ring_allgather(const hdring_xport_t *x, const hdring_partition_t *blocks, hdring_buf_t acc);
+
+/* ---- fold: p ranks onto pof2 survivors (hdring_pattern.h) ---- */
+
+/*
+ * Split fold (bandwidth form): pair (2i, 2i+1) exchange halves of in; each reduces one half with the even
+ * rank's operand on the left; the even rank then sends its reduced half to the odd one. On return the odd
+ * rank's acc holds in_2i (op) in_2i+1 over the whole vector; the even rank holds nothing; the others are
+ * untouched. in and acc may alias.
+ * TMP: ceil(count/2). Cost: 2 alpha + n beta + n/2 gamma.
+ * Trace p = 3: ranks 0 and 1 swap halves and reduce them, 0 sends its half to 1; rank 2 waits.
+ */
+int hdring_fold_split(const hdring_xport_t *x, const hdring_fold_t *f, size_t count, hdring_buf_t in,
+                      hdring_buf_t acc);
+
+/*
+ * Whole fold (latency form): the even rank of each pair sends its whole vector; the odd rank computes
+ * acc = in_2i (op) in_2i+1. TMP: count. Cost: alpha + n beta + n gamma.
+ */
+int hdring_fold_whole(const hdring_xport_t *x, const hdring_fold_t *f, size_t count, hdring_buf_t in,
+                      hdring_buf_t acc);
+
+/* Unfold: each odd rank of a pair sends count elements at `at` to its even partner, which receives them at
+ * the same place. Cost: alpha + n beta. */
+int hdring_unfold(const hdring_xport_t *x, const hdring_fold_t *f, hdring_loc_t at, size_t count);
+
+/* ---- recursive halving / doubling on a power-of-two group ---- */
+
+/* The power-of-two group an RHD kernel runs on: 2^log2_size vranks, the caller being `vrank`. Vrank v is
+ * rank fold_survivor(v) when `fold` is set (the survivors of a fold), first + v otherwise (a binary block). */
+typedef struct hdring_group {
+    int log2_size;
+    int vrank;
+    const hdring_fold_t *fold;
+    int first;
+} hdring_group_t;
+
+static inline int hdring_group_rank(const hdring_group_t *g, int v)
+{
+    return NULL != g->fold ? hdring_fold_survivor(g->fold, v) : g->first + v;
+}
+
+/* Positions of an RHD schedule as a view of a partition: position q is parts [q*stride, (q+1)*stride), so a
+ * binary block can run on a coarsening of block 0's positions without building another table. */
+typedef struct hdring_positions {
+    const hdring_partition_t *parts;
+    int stride;
+} hdring_positions_t;
+
+static inline size_t hdring_pos_offset(const hdring_positions_t *pos, int q)
+{
+    return pos->parts->displ[(size_t) q * (size_t) pos->stride];
+}
+
+/*
+ * RHD reduce-scatter: on entry src holds this vrank's operand (the whole vector); on return acc holds position
+ * hdring_rhd_final_position(order, l, vrank) reduced over the group. Step k pairs v with v ^ mask(k); both
+ * send the half of their range they give up and reduce the half they keep, the lower vrank's operand on the
+ * left: with DISTANCE_DOUBLING the operand order is the rank order. src and acc may alias.
+ * TMP: the larger half of the vector at step 0. Cost: l alpha + (1 - 1/2^l) n (beta + gamma).
+ * Trace l = 2 (ranks 0..3), doubling: step 0: 0<->1 and 2<->3 split the vector in halves; step 1: 0<->2,
+ *   1<->3 split the halves; rank 1 ends with position 2.
+ */
+int hdring_rhd_reduce_scatter(const hdring_xport_t *x, const hdring_group_t *g, hdring_rhd_order_t order,
+                              const hdring_positions_t *pos, hdring_buf_t src, hdring_buf_t acc);
+
+/*
+ * RHD allgather, the reduce-scatter run backwards: on entry acc holds position final_position(order, l, vrank);
+ * on return all positions. No scratch. Cost: l alpha + (1 - 1/2^l) n beta.
+ */
+int hdring_rhd_allgather(const hdring_xport_t *x, const hdring_group_t *g, hdring_rhd_order_t order,
+                         const hdring_positions_t *pos, hdring_buf_t acc);
+
+/*
+ * Recursive doubling allreduce on a power-of-two group: step k exchanges the whole vector with v ^ 2^k and
+ * reduces, the lower vrank's operand on the left, so both partners compute the same bits and the operand
+ * order is the rank order. src holds the operand, acc receives the result; they may alias.
+ * TMP: count. Cost: l (alpha + n beta + n gamma).
+ * Trace l = 2: step 0: 0<->1, 2<->3 exchange and reduce; step 1: 0<->2, 1<->3: everybody holds x0.x1.x2.x3.
+ */
+int hdring_recursive_doubling(const hdring_xport_t *x, const hdring_group_t *g, size_t count, hdring_buf_t src,
+                              hdring_buf_t acc);
+
+/* ---- redistribution between positions and the ranks owning blocks ---- */
+
+/* Who holds what after a reduce-scatter (before an allgather): position j, the elements of part j of
+ * `positions`, is held by rank holder[j]. Positions need not align with blocks (block b belongs to rank b):
+ * balanced positions keep every step of the schedule balanced, whatever the block sizes. */
+typedef struct hdring_layout {
+    const hdring_partition_t *positions;
+    const int *holder;
+} hdring_layout_t;
+
+/*
+ * Deliver: every holder sends each piece of its position that falls into another rank's block to that rank and
+ * copies the piece of its own block; every rank receives the pieces of its block at `mine` (its block's first
+ * element). One exchange; a holder sends at most one message per block its position overlaps, an owner
+ * receives one per position its block overlaps.
+ * Cost: the larger of the busiest send port (pieces alpha + position beta) and receive port.
+ */
+int hdring_deliver(const hdring_xport_t *x, const hdring_partition_t *blocks, const hdring_layout_t *layout,
+                   hdring_buf_t from, hdring_loc_t mine);
+
+/* Collect, the reverse: every rank sends the pieces of its block from `mine` to the holders of the positions
+ * they fall into; every holder receives its position into `into`. */
+int hdring_collect(const hdring_xport_t *x, const hdring_partition_t *blocks, const hdring_layout_t *layout,
+                   hdring_loc_t mine, hdring_buf_t into);
+
+/* ---- binary blocks (Rabenseifner and Traeff, 2004) ---- */
+
+/*
+ * Binary-block reduce phase. p = 2^k0 + 2^k1 + ...; block 0 (the largest) holds the lowest ranks. Every block
+ * reduce-scatters the whole vector within itself (RHD, distance doubling) on a coarsening of the 2^k0 `fine`
+ * positions; then, from the smallest block up, each block hands its pieces to the next larger block, whose
+ * ranks reduce them in as the right operand (the larger block holds the lower ranks), so operand order is
+ * rank order. No rank is folded away: every rank reduces inside its block. On return block-0 rank u holds fine
+ * position bit_reverse(u) reduced over all p ranks, in acc. src and acc may alias.
+ * TMP: the larger half at step 0 of any block. Cost (consecutive blocks of similar size): about
+ * k0 alpha + hand-offs + n (beta + gamma); a block 2^j times smaller sends 2^j messages per hand-off.
+ * Trace p = 6 = 4 + 2: ranks 0-3 and 4-5 reduce-scatter in their blocks; rank 4 (half the vector) sends
+ *   quarters to the two ranks of block 0 holding them, rank 5 likewise; block 0 reduces them in.
+ */
+int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *bb, const hdring_partition_t *fine,
+                            hdring_buf_t src, hdring_buf_t acc);
+
+/*
+ * Binary-block broadcast phase, the reverse: on entry block-0 rank u holds fine position bit_reverse(u) in acc;
+ * block 0 hands its positions down to block 1, block 1 to block 2, ...; then every block allgathers within
+ * itself. On return every rank holds the whole vector. No scratch.
+ */
+int hdring_binblocks_broadcast(const hdring_xport_t *x, const hdring_binblocks_t *bb,
+                               const hdring_partition_t *fine, hdring_buf_t acc);
+
+/* ---- trees (root = algorithm rank 0) ---- */
+
+/* Binomial broadcast of count elements at `at`. Cost: ceil(log2 p) (alpha + n beta).
+ * Trace p = 5: 0->4; 0->2; 0->1, 2->3. */
+int hdring_binomial_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count);
+
+/* Binomial scatter: on entry rank 0 holds all blocks in acc; on return rank r holds the blocks of its subtree,
+ * block r among them. Cost: ceil(log2 p) alpha + (p-1)/p n beta. Trace p = 5: 0 sends block 4 to 4, blocks
+ * 2-3 to 2, block 1 to 1; 2 sends block 3 to 3. */
+int hdring_binomial_scatter(const hdring_xport_t *x, const hdring_partition_t *blocks, hdring_buf_t acc);
 
 #endif

@@ -76,18 +76,6 @@ int hdring_partition_uniform(hdring_partition_t *pt, int nparts, size_t each)
     return 0;
 }
 
-int hdring_partition_group(hdring_partition_t *dst, const hdring_partition_t *src, int ngroups,
-                           const int *first)
-{
-    if (0 != partition_alloc(dst, ngroups)) {
-        return HDRING_ERR_NOMEM;
-    }
-    for (int i = 0; i <= ngroups; ++i) {
-        dst->displ[i] = src->displ[first[i]];
-    }
-    return 0;
-}
-
 void hdring_partition_free(hdring_partition_t *pt)
 {
     free(pt->displ);
@@ -136,22 +124,6 @@ int hdring_fold_vrank(const hdring_fold_t *f, int rank)
 }
 
 int hdring_fold_survivor(const hdring_fold_t *f, int v) { return v < f->rem ? 2 * v + 1 : v + f->rem; }
-
-int hdring_fold_group_first(const hdring_fold_t *f, int v) { return v < f->rem ? 2 * v : v + f->rem; }
-
-int hdring_fold_group_size(const hdring_fold_t *f, int v) { return v < f->rem ? 2 : 1; }
-
-int *hdring_fold_group_table(const hdring_fold_t *f)
-{
-    int *first = malloc((size_t) (f->pof2 + 1) * sizeof(*first));
-    if (NULL != first) {
-        for (int v = 0; v < f->pof2; ++v) {
-            first[v] = hdring_fold_group_first(f, v);
-        }
-        first[f->pof2] = f->p;
-    }
-    return first;
-}
 
 /* ---- recursive halving / doubling ---- */
 

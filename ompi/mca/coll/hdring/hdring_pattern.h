@@ -18,13 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Return codes of kernels, algorithms and transport operations. */
-enum {
-    HDRING_OK = 0,
-    HDRING_ERR_NOMEM = -1,       /* the pattern layer could not allocate its tables */
-    HDRING_ERR_TRANSPORT = -2,   /* the transport failed; it keeps its own error */
-    HDRING_ERR_UNSUPPORTED = -3, /* no such algorithm for this collective */
-};
+#include "hdring_status.h"
 
 #define HDRING_MAX_LOG2_P 30 /* p <= 2^30 ranks: binary-block tables are sized by this */
 
@@ -50,21 +44,12 @@ int hdring_partition_balanced(hdring_partition_t *pt, int nparts, size_t total);
 int hdring_partition_from_counts(hdring_partition_t *pt, int nparts, const size_t *counts);
 /* Part i holds `each` elements. */
 int hdring_partition_uniform(hdring_partition_t *pt, int nparts, size_t each);
-/* Coarsen: part i of dst = parts [first[i], first[i+1]) of src, for a non-decreasing table of group starts
- * first[0..ngroups] with first[0] = 0 and first[ngroups] = src->nparts. */
-int hdring_partition_group(hdring_partition_t *dst, const hdring_partition_t *src, int ngroups,
-                           const int *first);
 void hdring_partition_free(hdring_partition_t *pt);
 
 static inline size_t hdring_part_offset(const hdring_partition_t *pt, int i) { return pt->displ[i]; }
 static inline size_t hdring_part_count(const hdring_partition_t *pt, int i)
 {
     return pt->displ[i + 1] - pt->displ[i];
-}
-/* Elements of parts [lo, hi). */
-static inline size_t hdring_parts_count(const hdring_partition_t *pt, int lo, int hi)
-{
-    return pt->displ[hi] - pt->displ[lo];
 }
 static inline size_t hdring_partition_total(const hdring_partition_t *pt) { return pt->displ[pt->nparts]; }
 size_t hdring_partition_max_part(const hdring_partition_t *pt);
@@ -90,11 +75,6 @@ hdring_fold_role_t hdring_fold_role(const hdring_fold_t *f, int rank);
 int hdring_fold_vrank(const hdring_fold_t *f, int rank);
 /* The surviving rank of vrank v. */
 int hdring_fold_survivor(const hdring_fold_t *f, int v);
-/* The ranks vrank v stands for: [first, first + size). */
-int hdring_fold_group_first(const hdring_fold_t *f, int v);
-int hdring_fold_group_size(const hdring_fold_t *f, int v);
-/* group_first table, pof2 + 1 entries ending with p, for hdring_partition_group(). Caller frees. */
-int *hdring_fold_group_table(const hdring_fold_t *f);
 
 /* ---- recursive halving / doubling ----
  * On 2^l ranks, reduce-scatter step k (0 <= k < l) pairs v with v ^ mask(k); both halve the range of

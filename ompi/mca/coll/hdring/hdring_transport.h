@@ -22,6 +22,8 @@
 
 #include <stddef.h>
 
+#include "hdring_status.h"
+
 typedef enum hdring_buf {
     HDRING_BUF_IN,   /* the caller's input vector (read-only) */
     HDRING_BUF_OUT,  /* the caller's output buffer */
@@ -43,7 +45,7 @@ typedef struct hdring_msg {
 
 typedef struct hdring_transport_ops {
     /* Post all receives and sends, return when all are complete. HDRING_OK or an HDRING_ERR_ code
-     * (hdring_pattern.h). */
+     * (hdring_status.h). */
     int (*exchange)(void *ctx, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs, int nrecvs);
     /* dst = left (op) right. dst is exactly left, exactly right, or overlaps neither. When dst is left, the
      * right range may be overwritten (a non-commutative op needs it as scratch). */

@@ -1,0 +1,420 @@
+/* hdring_sim: see hdring_sim.h. */
+#include "hdring_sim.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+
+#define STACK_BYTES (128 * 1024)
+#define POISON 0xA5
+
+/* One end of a message: a send posted by src or a receive posted by dst. */
+typedef struct sim_rec {
+    struct sim_rec *next; /* in the pending list where it waits for its match */
+    int src, dst;
+    bool is_send;
+    size_t count;
+    char *addr;
+    double ready; /* when this end can start: post time plus the port's earlier messages of the batch */
+    double end;
+    bool done;
+} sim_rec_t;
+
+typedef enum { RANK_READY, RANK_BLOCKED, RANK_FINISHED } rank_state_t;
+
+typedef struct sim_rank {
+    ucontext_t ctx;
+    void *stack;
+    rank_state_t state;
+    int waiting;              /* records of the current exchange not yet matched */
+    sim_rec_t *unmatched_sends; /* sends addressed to this rank, in posting order */
+    sim_rec_t *unmatched_recvs; /* receives this rank posted, in posting order */
+    double clock;
+    struct {
+        char *mem;
+        size_t elems;
+        bool writable;
+    } buf[HDRING_NBUFS];
+    sim_stats_t stats;
+    int result;
+    hdring_xport_t xport;
+} sim_rank_t;
+
+struct sim_world {
+    int p;
+    sim_op_t op;
+    sim_cost_t cost;
+    sim_rank_t *ranks;
+    ucontext_t main;
+    int *ready, ready_head, ready_count;
+    char error[512];
+    int (*body)(const hdring_xport_t *x, void *arg);
+    void *arg;
+    char *tmp;
+    size_t tmp_bytes;
+};
+
+/* makecontext cannot pass pointers portably; the simulator is single-threaded, so a static will do. */
+static sim_world_t *running_world;
+static int running_rank;
+
+static int fail(sim_world_t *w, const char *fmt, ...)
+{
+    if ('\0' == w->error[0]) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(w->error, sizeof(w->error), fmt, ap);
+        va_end(ap);
+    }
+    return HDRING_ERR_TRANSPORT;
+}
+
+static const char *buf_name(hdring_buf_t b)
+{
+    static const char *const names[HDRING_NBUFS] = {"IN", "OUT", "TMP", "WORK"};
+    return b < HDRING_NBUFS ? names[b] : "?";
+}
+
+/* Address of a range of rank r's buffer, or NULL (and an error) if it is out of bounds. */
+static char *range(sim_world_t *w, int r, hdring_loc_t at, size_t count, bool write, const char *what)
+{
+    sim_rank_t *rk = &w->ranks[r];
+    if (at.buf >= HDRING_NBUFS || NULL == rk->buf[at.buf].mem) {
+        fail(w, "rank %d: %s uses buffer %s, which this call does not have", r, what, buf_name(at.buf));
+        return NULL;
+    }
+    if (at.off > rk->buf[at.buf].elems || count > rk->buf[at.buf].elems - at.off) {
+        fail(w, "rank %d: %s of %s[%zu, %zu) outside its %zu elements", r, what, buf_name(at.buf), at.off,
+             at.off + count, rk->buf[at.buf].elems);
+        return NULL;
+    }
+    if (write && !rk->buf[at.buf].writable) {
+        fail(w, "rank %d: %s writes read-only %s[%zu, %zu)", r, what, buf_name(at.buf), at.off, at.off + count);
+        return NULL;
+    }
+    return rk->buf[at.buf].mem + at.off * w->op.elem_size;
+}
+
+static bool overlap(const char *a, size_t alen, const char *b, size_t blen)
+{
+    return alen > 0 && blen > 0 && a < b + blen && b < a + alen;
+}
+
+static void make_ready(sim_world_t *w, int r)
+{
+    w->ranks[r].state = RANK_READY;
+    w->ready[(w->ready_head + w->ready_count++) % w->p] = r;
+}
+
+static void match(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
+{
+    const size_t bytes = send->count * w->op.elem_size;
+    if (send->count != recv->count) {
+        fail(w, "rank %d sends %zu elements to rank %d, which expects %zu", send->src, send->count, send->dst,
+             recv->count);
+    }
+    memcpy(recv->addr, send->addr, (send->count < recv->count ? send->count : recv->count) * w->op.elem_size);
+    const double start = send->ready > recv->ready ? send->ready : recv->ready;
+    send->end = recv->end = start + w->cost.alpha + (double) bytes * w->cost.beta;
+    send->done = recv->done = true;
+    w->ranks[send->src].stats.bytes_sent += bytes;
+    w->ranks[send->src].stats.msgs_sent += 1;
+    w->ranks[recv->dst].stats.bytes_received += bytes;
+    w->ranks[recv->dst].stats.msgs_received += 1;
+    const int ends[2] = {send->src, recv->dst};
+    for (int i = 0; i < 2; ++i) {
+        sim_rank_t *rk = &w->ranks[ends[i]];
+        if (0 == --rk->waiting && RANK_BLOCKED == rk->state) {
+            make_ready(w, ends[i]);
+        }
+    }
+}
+
+/* The first record from `src` in a pending list, unlinked; NULL if none. */
+static sim_rec_t *take_from(sim_rec_t **list, int src)
+{
+    for (sim_rec_t **pp = list; NULL != *pp; pp = &(*pp)->next) {
+        if ((*pp)->src == src) {
+            sim_rec_t *found = *pp;
+            *pp = found->next;
+            return found;
+        }
+    }
+    return NULL;
+}
+
+static void append(sim_rec_t **list, sim_rec_t *rec)
+{
+    while (NULL != *list) {
+        list = &(*list)->next;
+    }
+    rec->next = NULL;
+    *list = rec;
+}
+
+static int sim_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs, int nrecvs)
+{
+    sim_world_t *w = ctx;
+    const int r = running_rank;
+    sim_rank_t *rk = &w->ranks[r];
+    const int n = nsends + nrecvs;
+    sim_rec_t *recs = calloc((size_t) (n > 0 ? n : 1), sizeof(*recs));
+    double send_port = rk->clock, recv_port = rk->clock;
+    int nrecs = 0, rc = HDRING_OK;
+
+    if (NULL == recs) {
+        return fail(w, "out of memory");
+    }
+    for (int i = 0; i < n && HDRING_OK == rc; ++i) {
+        const bool is_send = i < nsends;
+        const hdring_msg_t *m = is_send ? &sends[i] : &recvs[i - nsends];
+        if (0 == m->count) {
+            continue;
+        }
+        if (m->peer < 0 || m->peer >= w->p || m->peer == r) {
+            rc = fail(w, "rank %d: %s peer %d of %d", r, is_send ? "send to" : "receive from", m->peer, w->p);
+            break;
+        }
+        char *addr = range(w, r, m->at, m->count, !is_send, is_send ? "send" : "receive");
+        if (NULL == addr) {
+            rc = HDRING_ERR_TRANSPORT;
+            break;
+        }
+        /* nothing may be received into a range this exchange also sends or receives */
+        for (int j = 0; j < nrecs; ++j) {
+            if ((!is_send || !recs[j].is_send) && overlap(addr, m->count * w->op.elem_size, recs[j].addr,
+                                                 recs[j].count * w->op.elem_size)) {
+                rc = fail(w, "rank %d: one exchange receives into a range it also sends or receives (%s[%zu])", r,
+                          buf_name(m->at.buf), m->at.off);
+            }
+        }
+        double *port = is_send ? &send_port : &recv_port;
+        sim_rec_t *rec = &recs[nrecs++];
+        rec->src = is_send ? r : m->peer;
+        rec->dst = is_send ? m->peer : r;
+        rec->is_send = is_send;
+        rec->count = m->count;
+        rec->addr = addr;
+        rec->ready = *port;
+        *port += w->cost.alpha + (double) (m->count * w->op.elem_size) * w->cost.beta;
+    }
+    if (HDRING_OK != rc) {
+        free(recs);
+        return rc;
+    }
+    rk->stats.busy += send_port > recv_port ? send_port - rk->clock : recv_port - rk->clock;
+    rk->waiting += nrecs;
+    for (int i = 0; i < nrecs; ++i) {
+        sim_rec_t *rec = &recs[i];
+        if (rec->is_send) { /* is its receive posted? */
+            sim_rec_t *recv = take_from(&w->ranks[rec->dst].unmatched_recvs, r);
+            if (NULL != recv) {
+                match(w, rec, recv);
+            } else {
+                append(&w->ranks[rec->dst].unmatched_sends, rec);
+            }
+        } else {
+            sim_rec_t *send = take_from(&rk->unmatched_sends, rec->src);
+            if (NULL != send) {
+                match(w, send, rec);
+            } else {
+                append(&rk->unmatched_recvs, rec);
+            }
+        }
+    }
+    if (rk->waiting > 0) {
+        rk->state = RANK_BLOCKED;
+        swapcontext(&rk->ctx, &w->main);
+    }
+    for (int i = 0; i < nrecs; ++i) {
+        rk->clock = recs[i].end > rk->clock ? recs[i].end : rk->clock;
+    }
+    free(recs);
+    return '\0' == w->error[0] ? HDRING_OK : HDRING_ERR_TRANSPORT;
+}
+
+static int sim_reduce(void *ctx, hdring_loc_t left_at, hdring_loc_t right_at, hdring_loc_t dst_at, size_t count)
+{
+    sim_world_t *w = ctx;
+    const int r = running_rank;
+    sim_rank_t *rk = &w->ranks[r];
+    const size_t bytes = count * w->op.elem_size;
+
+    if (0 == count) {
+        return HDRING_OK;
+    }
+    char *left = range(w, r, left_at, count, false, "reduce (left)");
+    char *right = range(w, r, right_at, count, false, "reduce (right)");
+    char *dst = range(w, r, dst_at, count, true, "reduce (dst)");
+    if (NULL == left || NULL == right || NULL == dst) {
+        return HDRING_ERR_TRANSPORT;
+    }
+    if ((dst != left && overlap(dst, bytes, left, bytes)) || (dst != right && overlap(dst, bytes, right, bytes))) {
+        return fail(w, "rank %d: reduce into %s[%zu] overlaps an operand partially", r, buf_name(dst_at.buf),
+                    dst_at.off);
+    }
+    if (dst == left && dst != right && NULL == range(w, r, right_at, count, true, "reduce (right, clobbered)")) {
+        return HDRING_ERR_TRANSPORT;
+    }
+    if (w->tmp_bytes < bytes) {
+        free(w->tmp);
+        w->tmp = malloc(bytes);
+        w->tmp_bytes = NULL == w->tmp ? 0 : bytes;
+        if (NULL == w->tmp) {
+            return fail(w, "out of memory");
+        }
+    }
+    w->op.apply(left, right, w->tmp, count);
+    if (dst == left && dst != right) {
+        memset(right, POISON, bytes); /* allowed by the interface: catches kernels that reuse it */
+    }
+    memcpy(dst, w->tmp, bytes);
+    rk->clock += (double) bytes * w->cost.gamma;
+    rk->stats.busy += (double) bytes * w->cost.gamma;
+    rk->stats.bytes_reduced += bytes;
+    return HDRING_OK;
+}
+
+static int sim_copy(void *ctx, hdring_loc_t src_at, hdring_loc_t dst_at, size_t count)
+{
+    sim_world_t *w = ctx;
+    const int r = running_rank;
+    const size_t bytes = count * w->op.elem_size;
+    if (0 == count) {
+        return HDRING_OK;
+    }
+    char *src = range(w, r, src_at, count, false, "copy (src)");
+    char *dst = range(w, r, dst_at, count, src_at.buf != dst_at.buf || src_at.off != dst_at.off, "copy (dst)");
+    if (NULL == src || NULL == dst) {
+        return HDRING_ERR_TRANSPORT;
+    }
+    if (src != dst && overlap(src, bytes, dst, bytes)) {
+        return fail(w, "rank %d: copy between overlapping ranges", r);
+    }
+    memmove(dst, src, bytes);
+    return HDRING_OK;
+}
+
+static const hdring_transport_ops_t sim_ops = {
+    .exchange = sim_exchange,
+    .reduce = sim_reduce,
+    .copy = sim_copy,
+};
+
+sim_world_t *sim_create(int p, const sim_op_t *op, sim_cost_t cost)
+{
+    sim_world_t *w = calloc(1, sizeof(*w));
+    if (NULL == w) {
+        return NULL;
+    }
+    w->p = p;
+    w->op = *op;
+    w->cost = cost;
+    w->ranks = calloc((size_t) p, sizeof(*w->ranks));
+    w->ready = calloc((size_t) p, sizeof(*w->ready));
+    if (NULL == w->ranks || NULL == w->ready) {
+        sim_destroy(w);
+        return NULL;
+    }
+    for (int r = 0; r < p; ++r) {
+        w->ranks[r].xport.ops = &sim_ops;
+        w->ranks[r].xport.ctx = w;
+        w->ranks[r].xport.rank = r;
+        w->ranks[r].xport.size = p;
+    }
+    return w;
+}
+
+void sim_set_buffer(sim_world_t *w, int rank, hdring_buf_t b, void *mem, size_t elems, bool writable)
+{
+    w->ranks[rank].buf[b].mem = mem;
+    w->ranks[rank].buf[b].elems = elems;
+    w->ranks[rank].buf[b].writable = writable;
+}
+
+static void rank_entry(void)
+{
+    sim_world_t *w = running_world;
+    const int r = running_rank;
+    w->ranks[r].result = w->body(&w->ranks[r].xport, w->arg);
+    w->ranks[r].state = RANK_FINISHED;
+    w->ranks[r].stats.finish = w->ranks[r].clock;
+}
+
+/* In a function of its own: getcontext returns twice, and the caller's loop variables must not be live here. */
+static int setup_rank(sim_world_t *w, sim_rank_t *rk)
+{
+    rk->stack = malloc(STACK_BYTES);
+    if (NULL == rk->stack || 0 != getcontext(&rk->ctx)) {
+        return -1;
+    }
+    rk->ctx.uc_stack.ss_sp = rk->stack;
+    rk->ctx.uc_stack.ss_size = STACK_BYTES;
+    rk->ctx.uc_link = &w->main;
+    makecontext(&rk->ctx, rank_entry, 0);
+    return 0;
+}
+
+int sim_run(sim_world_t *w, int (*body)(const hdring_xport_t *x, void *arg), void *arg)
+{
+    w->body = body;
+    w->arg = arg;
+    running_world = w;
+    for (int r = 0; r < w->p; ++r) {
+        if (0 != setup_rank(w, &w->ranks[r])) {
+            fail(w, "cannot set up virtual rank %d", r);
+            return -1;
+        }
+        make_ready(w, r);
+    }
+    while (w->ready_count > 0) {
+        running_rank = w->ready[w->ready_head];
+        w->ready_head = (w->ready_head + 1) % w->p;
+        --w->ready_count;
+        swapcontext(&w->main, &w->ranks[running_rank].ctx);
+    }
+    for (int r = 0; r < w->p; ++r) {
+        sim_rank_t *rk = &w->ranks[r];
+        free(rk->stack);
+        rk->stack = NULL;
+        if (RANK_FINISHED != rk->state) {
+            const sim_rec_t *s = rk->unmatched_recvs;
+            fail(w, "deadlock: rank %d waits%s%d", r, NULL != s ? " for a message from rank " : " (sends only) ",
+                 NULL != s ? s->src : -1);
+        } else if (HDRING_OK != rk->result) {
+            fail(w, "rank %d returned %d", r, rk->result);
+        }
+    }
+    return '\0' == w->error[0] ? 0 : -1;
+}
+
+const char *sim_error(const sim_world_t *w) { return w->error; }
+
+const sim_stats_t *sim_stats(const sim_world_t *w, int rank) { return &w->ranks[rank].stats; }
+
+double sim_time(const sim_world_t *w)
+{
+    double t = 0;
+    for (int r = 0; r < w->p; ++r) {
+        t = w->ranks[r].stats.finish > t ? w->ranks[r].stats.finish : t;
+    }
+    return t;
+}
+
+void sim_destroy(sim_world_t *w)
+{
+    if (NULL == w) {
+        return;
+    }
+    if (NULL != w->ranks) {
+        for (int r = 0; r < w->p; ++r) {
+            free(w->ranks[r].stack);
+        }
+    }
+    free(w->ranks);
+    free(w->ready);
+    free(w->tmp);
+    free(w);
+}

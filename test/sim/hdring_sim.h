@@ -1,0 +1,59 @@
+/*
+ * hdring_sim: p virtual ranks running the real algorithm code against an in-memory transport.
+ *
+ * Each virtual rank is a coroutine (ucontext) executing the algorithm on its own buffers; one thread, so runs
+ * are deterministic and fast enough for thousands of ranks. Messages are synchronous (a send completes only
+ * when matched by a receive), the strictest semantics MPI allows: a schedule that survives here cannot
+ * deadlock on rendezvous.
+ *
+ * Every transport call is checked: buffer bounds, writes to read-only buffers, overlapping ranges in one
+ * exchange, the aliasing rules of reduce and copy (hdring_transport.h), message sizes that differ between
+ * sender and receiver, self-sends. A reduce whose dst is its left operand poisons the right operand, as the
+ * interface allows, so a kernel relying on it surviving is caught.
+ *
+ * Time follows the alpha-beta-gamma model with one send and one receive port per rank: a message starts when
+ * both ends have posted it (messages of one exchange queue on each port in posting order), takes
+ * alpha + bytes * beta, and a reduction takes bytes * gamma. Copies are free. Per rank the simulator counts
+ * bytes and messages sent and received, bytes reduced, the clock at which the rank finished, and how long it
+ * was busy (the rest of the run it waited).
+ */
+#ifndef HDRING_SIM_H
+#define HDRING_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hdring_transport.h"
+
+typedef struct sim_op {
+    size_t elem_size;
+    /* dst[i] = left[i] (op) right[i] for n elements; the three never overlap */
+    void (*apply)(const void *left, const void *right, void *dst, size_t n);
+} sim_op_t;
+
+typedef struct sim_cost {
+    double alpha, beta, gamma; /* per message, per byte moved, per byte reduced */
+} sim_cost_t;
+
+typedef struct sim_stats {
+    size_t bytes_sent, bytes_received, bytes_reduced;
+    size_t msgs_sent, msgs_received;
+    double finish;
+    double busy; /* time its ports were transferring (send and receive overlap) or it was reducing */
+} sim_stats_t;
+
+typedef struct sim_world sim_world_t;
+
+sim_world_t *sim_create(int p, const sim_op_t *op, sim_cost_t cost);
+/* Buffer b of `rank`: `elems` elements at mem. A read-only buffer may not be written (IN, unless it is the same
+ * memory as OUT). */
+void sim_set_buffer(sim_world_t *w, int rank, hdring_buf_t b, void *mem, size_t elems, bool writable);
+/* Run body on every virtual rank. 0 when every rank returned HDRING_OK; otherwise -1 and sim_error() says why
+ * (a rank's error, a check that failed, a deadlock). */
+int sim_run(sim_world_t *w, int (*body)(const hdring_xport_t *x, void *arg), void *arg);
+const char *sim_error(const sim_world_t *w);
+const sim_stats_t *sim_stats(const sim_world_t *w, int rank);
+double sim_time(const sim_world_t *w); /* the latest finish */
+void sim_destroy(sim_world_t *w);
+
+#endif

@@ -1,0 +1,322 @@
+/* Test harness on top of hdring_sim: see sim_harness.h. */
+#include "sim_harness.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GUARD_ELEMS 3
+#define GUARD_BYTE 0x5C
+#define GARBAGE_BYTE 0xEE
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+    uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 31;
+    h *= 0x94D049BB133111EBull;
+    return h ^ (h >> 29);
+}
+
+/* ---- element kinds ---- */
+
+static void u64_gen(void *e, int rank, size_t i) { *(uint64_t *) e = mix((uint64_t) rank, i) >> 8; }
+static void u64_apply(const void *l, const void *r, void *d, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        ((uint64_t *) d)[i] = ((const uint64_t *) l)[i] + ((const uint64_t *) r)[i];
+    }
+}
+const elem_kind_t kind_u64_sum = {"u64 sum", sizeof(uint64_t), true, u64_gen, u64_apply, true};
+
+typedef struct { uint32_t m[4]; } mat_t;
+static void mat_gen(void *e, int rank, size_t i)
+{
+    mat_t *x = e;
+    for (int k = 0; k < 4; ++k) {
+        x->m[k] = (uint32_t) mix((uint64_t) rank * 4 + (uint64_t) k, i);
+    }
+}
+static void mat_apply(const void *l, const void *r, void *d, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        const mat_t *a = (const mat_t *) l + i, *b = (const mat_t *) r + i;
+        mat_t c;
+        c.m[0] = a->m[0] * b->m[0] + a->m[1] * b->m[2];
+        c.m[1] = a->m[0] * b->m[1] + a->m[1] * b->m[3];
+        c.m[2] = a->m[2] * b->m[0] + a->m[3] * b->m[2];
+        c.m[3] = a->m[2] * b->m[1] + a->m[3] * b->m[3];
+        ((mat_t *) d)[i] = c;
+    }
+}
+const elem_kind_t kind_mat_mul = {"2x2 matrix product", sizeof(mat_t), false, mat_gen, mat_apply, true};
+
+static void double_gen(void *e, int rank, size_t i)
+{
+    const uint64_t h = mix((uint64_t) rank, i);
+    *(double *) e = ldexp((double) (h % 1000000 + 1) * (h & 1 ? -1 : 1), (int) ((h >> 20) % 81) - 60);
+}
+static void double_apply(const void *l, const void *r, void *d, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        ((double *) d)[i] = ((const double *) l)[i] + ((const double *) r)[i];
+    }
+}
+const elem_kind_t kind_double_sum = {"double sum", sizeof(double), true, double_gen, double_apply, false};
+
+/* ---- blocks ---- */
+
+void make_blocks(size_t *blocks, int p, size_t scale, shape_t shape)
+{
+    for (int i = 0; i < p; ++i) {
+        switch (shape) {
+        case SHAPE_UNIFORM:
+            blocks[i] = scale;
+            break;
+        case SHAPE_IRREGULAR:
+            blocks[i] = 1 == i % 3 ? 0 : scale + (size_t) (i % 7);
+            break;
+        case SHAPE_ONE_RANK:
+            blocks[i] = i == p / 2 ? scale * (size_t) p : 0;
+            break;
+        default:
+            blocks[i] = mix((uint64_t) i, scale) % (2 * scale + 1);
+            break;
+        }
+    }
+}
+
+const char *coll_name(coll_t coll)
+{
+    static const char *const names[] = {"allreduce", "reduce_scatter", "allgather", "bcast"};
+    return names[coll];
+}
+
+/* ---- one run ---- */
+
+typedef struct guarded {
+    char *mem;   /* guard, data, guard */
+    size_t elems;
+} guarded_t;
+
+static char *guarded_alloc(guarded_t *g, size_t elems, size_t esize)
+{
+    g->elems = elems;
+    g->mem = malloc((elems + 2 * GUARD_ELEMS) * esize);
+    if (NULL != g->mem) {
+        memset(g->mem, GUARD_BYTE, GUARD_ELEMS * esize);
+        memset(g->mem + (GUARD_ELEMS + elems) * esize, GUARD_BYTE, GUARD_ELEMS * esize);
+        memset(g->mem + GUARD_ELEMS * esize, GARBAGE_BYTE, elems * esize);
+    }
+    return NULL == g->mem ? NULL : g->mem + GUARD_ELEMS * esize;
+}
+
+static bool guards_intact(const guarded_t *g, size_t esize)
+{
+    if (NULL == g->mem) {
+        return true;
+    }
+    for (size_t i = 0; i < GUARD_ELEMS * esize; ++i) {
+        if (GUARD_BYTE != (unsigned char) g->mem[i] ||
+            GUARD_BYTE != (unsigned char) g->mem[(GUARD_ELEMS + g->elems) * esize + i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+typedef struct rank_bufs {
+    guarded_t in, out, tmp, work;
+} rank_bufs_t;
+
+typedef struct body_arg {
+    const run_t *run;
+    hdring_partition_t part;
+} body_arg_t;
+
+static int body(const hdring_xport_t *x, void *varg)
+{
+    const body_arg_t *a = varg;
+    switch (a->run->coll) {
+    case COLL_ALLREDUCE:
+        return hdring_allreduce(x, a->run->alg, a->run->count);
+    case COLL_REDUCE_SCATTER:
+        return hdring_reduce_scatter(x, a->run->alg, &a->part, a->run->ordered);
+    case COLL_ALLGATHER:
+        return hdring_allgather(x, a->run->alg, &a->part);
+    default:
+        return hdring_bcast(x, a->run->alg, a->run->count);
+    }
+}
+
+static unsigned long long hash_bytes(const void *buf, size_t bytes)
+{
+    const unsigned char *b = buf;
+    unsigned long long h = 1469598103934665603ULL;
+    for (size_t i = 0; i < bytes; ++i) {
+        h = (h ^ b[i]) * 1099511628211ULL;
+    }
+    return h;
+}
+
+/* A double result within the classic bound of a sum of p terms: p eps sum |x_r|. */
+static bool close_enough(const run_t *run, size_t i, const double *got)
+{
+    long double exact = 0, mag = 0;
+    double x;
+    for (int r = 0; r < run->p; ++r) {
+        run->kind->gen(&x, r, i);
+        exact += x;
+        mag += fabsl((long double) x);
+    }
+    return fabsl((long double) *got - exact) <= (long double) run->p * 0x1p-52L * mag;
+}
+
+#define FAIL(...)                                                                                            \
+    do {                                                                                                     \
+        res->ok = false;                                                                                     \
+        snprintf(res->why, sizeof(res->why), __VA_ARGS__);                                                   \
+        goto out;                                                                                            \
+    } while (0)
+
+void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
+{
+    const int p = run->p;
+    const size_t es = run->kind->size;
+    const sim_op_t op = {es, run->kind->apply};
+    body_arg_t arg = {run, {0, NULL}};
+    rank_bufs_t *bufs = calloc((size_t) p, sizeof(*bufs));
+    char *want = NULL, *elem = malloc(es);
+    sim_world_t *w = sim_create(p, &op, run->cost);
+    size_t total = run->count;
+    hdring_scratch_t need = {0, 0};
+
+    memset(res, 0, sizeof(*res));
+    res->ok = true;
+    if (NULL == bufs || NULL == w || NULL == elem) {
+        FAIL("out of memory");
+    }
+    if (COLL_REDUCE_SCATTER == run->coll || COLL_ALLGATHER == run->coll) {
+        if (HDRING_OK != hdring_partition_from_counts(&arg.part, p, run->blocks)) {
+            FAIL("out of memory");
+        }
+        total = hdring_partition_total(&arg.part);
+    }
+    if (COLL_ALLREDUCE == run->coll) {
+        need = hdring_allreduce_scratch(run->alg, p, run->count);
+    } else if (COLL_REDUCE_SCATTER == run->coll) {
+        need = hdring_reduce_scatter_scratch(run->alg, &arg.part, run->ordered);
+    }
+
+    /* the expected result: the reduction in rank order, or rank 0's / each block owner's data */
+    want = malloc(total * es + 1);
+    if (NULL == want) {
+        FAIL("out of memory");
+    }
+    for (size_t i = 0; i < total; ++i) {
+        char *dst = want + i * es;
+        if (COLL_ALLGATHER == run->coll) {
+            int owner = 0;
+            while (i >= hdring_part_offset(&arg.part, owner + 1)) {
+                ++owner;
+            }
+            run->kind->gen(dst, owner, i);
+        } else {
+            run->kind->gen(dst, 0, i);
+            if (COLL_BCAST != run->coll) {
+                for (int r = 1; r < p; ++r) {
+                    run->kind->gen(elem, r, i);
+                    run->kind->apply(dst, elem, dst, 1);
+                }
+            }
+        }
+    }
+
+    for (int r = 0; r < p; ++r) {
+        rank_bufs_t *b = &bufs[r];
+        const size_t mine = COLL_REDUCE_SCATTER == run->coll ? hdring_part_count(&arg.part, r) : total;
+        char *out = guarded_alloc(&b->out, run->in_place && COLL_REDUCE_SCATTER == run->coll ? total : mine, es);
+        char *tmp = guarded_alloc(&b->tmp, need.tmp, es), *work = guarded_alloc(&b->work, need.work, es);
+        if (NULL == out || NULL == tmp || NULL == work) {
+            FAIL("out of memory");
+        }
+        sim_set_buffer(w, r, HDRING_BUF_OUT, out, b->out.elems, true);
+        sim_set_buffer(w, r, HDRING_BUF_TMP, tmp, need.tmp, true);
+        sim_set_buffer(w, r, HDRING_BUF_WORK, work, need.work, true);
+        if (COLL_ALLREDUCE == run->coll || COLL_REDUCE_SCATTER == run->coll) {
+            char *in = run->in_place ? out : guarded_alloc(&b->in, total, es);
+            if (NULL == in) {
+                FAIL("out of memory");
+            }
+            for (size_t i = 0; i < total; ++i) {
+                run->kind->gen(in + i * es, r, i);
+            }
+            sim_set_buffer(w, r, HDRING_BUF_IN, in, total, run->in_place);
+        } else if (COLL_ALLGATHER == run->coll) {
+            for (size_t i = hdring_part_offset(&arg.part, r); i < hdring_part_offset(&arg.part, r + 1); ++i) {
+                run->kind->gen(out + i * es, r, i);
+            }
+        } else if (0 == r) {
+            memcpy(out, want, total * es);
+        }
+    }
+
+    if (0 != sim_run(w, body, &arg)) {
+        FAIL("%s", sim_error(w));
+    }
+    res->time = sim_time(w);
+
+    for (int r = 0; r < p; ++r) {
+        rank_bufs_t *b = &bufs[r];
+        const char *out = b->out.mem + GUARD_ELEMS * es;
+        const size_t first = COLL_REDUCE_SCATTER == run->coll ? hdring_part_offset(&arg.part, r) : 0;
+        const size_t n = COLL_REDUCE_SCATTER == run->coll ? hdring_part_count(&arg.part, r) : total;
+        if (!guards_intact(&b->in, es) || !guards_intact(&b->out, es) || !guards_intact(&b->tmp, es) ||
+            !guards_intact(&b->work, es)) {
+            FAIL("rank %d: a write outside a buffer (guard zone changed)", r);
+        }
+        for (size_t i = 0; i < n; ++i) {
+            if (run->kind->exact ? 0 != memcmp(out + i * es, want + (first + i) * es, es)
+                                 : !close_enough(run, first + i, (const double *) out + i)) {
+                FAIL("rank %d: element %zu of the result is wrong", r, first + i);
+            }
+        }
+        /* every rank of an allreduce holds the same bits */
+        if (COLL_ALLREDUCE == run->coll && 0 != memcmp(out, bufs[0].out.mem + GUARD_ELEMS * es, total * es)) {
+            FAIL("rank %d holds other bits than rank 0", r);
+        }
+        if (NULL != b->in.mem) {
+            for (size_t i = 0; i < total; ++i) {
+                run->kind->gen(elem, r, i);
+                if (0 != memcmp(b->in.mem + (GUARD_ELEMS + i) * es, elem, es)) {
+                    FAIL("rank %d: input element %zu was modified", r, i);
+                }
+            }
+        }
+    }
+    res->out_hash = hash_bytes(bufs[0].out.mem + GUARD_ELEMS * es, (COLL_REDUCE_SCATTER == run->coll ? hdring_part_count(&arg.part, 0) : total) * es);
+    if (keep_stats) {
+        res->stats = malloc((size_t) p * sizeof(*res->stats));
+        if (NULL == res->stats) {
+            FAIL("out of memory");
+        }
+        for (int r = 0; r < p; ++r) {
+            res->stats[r] = *sim_stats(w, r);
+        }
+    }
+out:
+    if (NULL != bufs) {
+        for (int r = 0; r < p; ++r) {
+            free(bufs[r].in.mem);
+            free(bufs[r].out.mem);
+            free(bufs[r].tmp.mem);
+            free(bufs[r].work.mem);
+        }
+    }
+    free(bufs);
+    free(want);
+    free(elem);
+    hdring_partition_free(&arg.part);
+    sim_destroy(w);
+}

@@ -1,0 +1,59 @@
+/*
+ * Test harness on top of hdring_sim: runs one collective with one algorithm on p virtual ranks and checks
+ * the result of every rank element by element against the answer computed directly, the guard zones around
+ * every buffer, the input left untouched, and (for allreduce) identical bits on all ranks.
+ */
+#ifndef SIM_HARNESS_H
+#define SIM_HARNESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hdring_algorithms.h"
+#include "hdring_sim.h"
+
+typedef enum { COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_ALLGATHER, COLL_BCAST } coll_t;
+
+/* Element kinds: what the vectors hold and how they combine. */
+typedef struct elem_kind {
+    const char *name;
+    size_t size;
+    bool commutative;
+    void (*gen)(void *elem, int rank, size_t index); /* rank's input element `index` */
+    void (*apply)(const void *left, const void *right, void *dst, size_t n);
+    bool exact; /* results equal the rank-order reduction bit for bit; otherwise (doubles) within rounding */
+} elem_kind_t;
+
+extern const elem_kind_t kind_u64_sum;    /* exact, commutative */
+extern const elem_kind_t kind_mat_mul;    /* 2x2 matrices mod 2^32: associative, not commutative */
+extern const elem_kind_t kind_double_sum; /* magnitudes 2^-40..2^40: the sum depends on the order */
+
+typedef struct run {
+    coll_t coll;
+    hdring_alg_t alg;
+    int p;
+    size_t count;         /* allreduce, bcast: the vector */
+    const size_t *blocks; /* reduce_scatter, allgather: p block sizes */
+    bool in_place;
+    bool ordered; /* reduce_scatter: keep operand order */
+    const elem_kind_t *kind;
+    sim_cost_t cost;
+} run_t;
+
+typedef struct run_result {
+    bool ok;
+    char why[600];
+    double time;         /* simulated critical path */
+    sim_stats_t *stats;  /* per rank, when keep_stats */
+    unsigned long long out_hash; /* hash of rank 0's output (determinism checks) */
+} run_result_t;
+
+/* Runs and checks. With keep_stats, res->stats is allocated (free it). */
+void run_collective(const run_t *run, run_result_t *res, bool keep_stats);
+
+/* Block sizes for reduce_scatter / allgather: uniform, irregular with zeros, everything on one rank, random. */
+typedef enum { SHAPE_UNIFORM, SHAPE_IRREGULAR, SHAPE_ONE_RANK, SHAPE_RANDOM, NSHAPES } shape_t;
+void make_blocks(size_t *blocks, int p, size_t scale, shape_t shape);
+const char *coll_name(coll_t coll);
+
+#endif

@@ -1,0 +1,280 @@
+/*
+ * Every algorithm of every collective on virtual ranks (test/sim): exact results for p = 1..64 and a spread of
+ * p up to 2048, counts 0, 1, p-1, p, p+1, non-divisible and large, reduce_scatter/allgather blocks of every
+ * shape (zeros included), in place and not; operand order with a non-commutative operation for every
+ * algorithm that claims to keep it; identical floating-point bits on all ranks and run after run. The
+ * simulator checks every buffer access, and the harness the guard zones and untouched inputs.
+ */
+#include "unit_check.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim_harness.h"
+
+static const sim_cost_t no_cost = {0, 0, 0};
+
+/* p beyond 64: around powers of two and in between. Ring's p^2 simulated messages keep it to p <= RING_MAX_P. */
+static const int spread[] = {65, 96, 127, 128, 129, 255, 256, 257, 384, 511, 512, 513, 1000, 1023, 1024, 1025, 2047, 2048};
+#define NSPREAD ((int) (sizeof(spread) / sizeof(spread[0])))
+#define RING_MAX_P 1025
+
+static const hdring_alg_t allreduce_algs[] = {HDRING_ALG_RING, HDRING_ALG_RHD, HDRING_ALG_BINARY_BLOCKS,
+                                              HDRING_ALG_RECURSIVE_DOUBLING};
+static const hdring_alg_t vector_algs[] = {HDRING_ALG_RING, HDRING_ALG_RHD, HDRING_ALG_BINARY_BLOCKS};
+static const hdring_alg_t bcast_algs[] = {HDRING_ALG_BINOMIAL, HDRING_ALG_SCATTER_RHD, HDRING_ALG_SCATTER_RING};
+
+
+static void check_run(const run_t *run)
+{
+    run_result_t res;
+    run_collective(run, &res, false);
+    ck_assert_msg(res.ok, "%s %s p=%d count=%zu %s%s%s: %s", coll_name(run->coll), hdring_alg_name(run->alg), run->p,
+                  run->count, run->kind->name, run->in_place ? " in place" : "", run->ordered ? " ordered" : "", res.why);
+}
+
+/* The counts every collective is checked with at size p; `large` adds a vector in the thousands. */
+static int counts_for(int p, bool large, size_t *counts)
+{
+    const size_t up = (size_t) p;
+    int n = 0;
+    counts[n++] = 0;
+    counts[n++] = 1;
+    counts[n++] = up > 1 ? up - 1 : 2;
+    counts[n++] = up;
+    counts[n++] = up + 1;
+    counts[n++] = 3 * up + 2;
+    if (large) {
+        counts[n++] = 2000 + 7 * up;
+    }
+    return n;
+}
+
+/* Counts at large p: 1, p+1 and a non-divisible 3p+2. */
+static int large_p_counts(int p, size_t *counts)
+{
+    counts[0] = 1;
+    counts[1] = (size_t) p + 1;
+    counts[2] = 3 * (size_t) p + 2;
+    return 3;
+}
+
+static bool skip_at(hdring_alg_t alg, int p) { return HDRING_ALG_RING == alg && p > RING_MAX_P; }
+
+static void allreduce_at(int p, bool large, bool all_variants)
+{
+    size_t counts[8];
+    const int ncounts = all_variants ? counts_for(p, large, counts) : large_p_counts(p, counts);
+    for (size_t a = 0; a < sizeof(allreduce_algs) / sizeof(allreduce_algs[0]); ++a) {
+        if (skip_at(allreduce_algs[a], p)) {
+            continue;
+        }
+        for (int c = 0; c < ncounts; ++c) {
+            for (int in_place = 0; in_place <= 1; ++in_place) {
+                if (!all_variants && in_place != c % 2) {
+                    continue;
+                }
+                run_t run = {COLL_ALLREDUCE, allreduce_algs[a], p, counts[c], NULL, in_place, false, &kind_u64_sum, no_cost};
+                check_run(&run);
+                if (hdring_alg_keeps_order(run.alg) && (all_variants || 1 == c)) {
+                    run.kind = &kind_mat_mul;
+                    check_run(&run);
+                }
+            }
+        }
+    }
+}
+
+START_TEST(allreduce_p1_to_64)
+{
+    for (int p = 1; p <= 64; ++p) {
+        allreduce_at(p, p <= 24 || 0 == p % 8 || 63 == p, true);
+    }
+}
+END_TEST
+
+START_TEST(allreduce_large_p)
+{
+    for (int i = 0; i < NSPREAD; ++i) {
+        allreduce_at(spread[i], false, false);
+    }
+}
+END_TEST
+
+static void reduce_scatter_at(int p, bool all_variants)
+{
+    size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+    const size_t scales[] = {1, 3, 40};
+    for (size_t a = 0; a < sizeof(vector_algs) / sizeof(vector_algs[0]); ++a) {
+        if (skip_at(vector_algs[a], p)) {
+            continue;
+        }
+        for (int shape = 0; shape < NSHAPES; ++shape) {
+            for (size_t s = 0; s < sizeof(scales) / sizeof(scales[0]); ++s) {
+                if (!all_variants && (0 != s || shape == SHAPE_RANDOM)) {
+                    continue;
+                }
+                make_blocks(blocks, p, scales[s], (shape_t) shape);
+                for (int in_place = 0; in_place <= 1; ++in_place) {
+                    if (!all_variants && in_place != shape % 2) {
+                        continue;
+                    }
+                    run_t run = {COLL_REDUCE_SCATTER, vector_algs[a], p, 0, blocks, in_place, false, &kind_u64_sum, no_cost};
+                    check_run(&run);
+                    if (hdring_alg_keeps_order(run.alg)) {
+                        run.ordered = true;
+                        run.kind = &kind_mat_mul;
+                        check_run(&run);
+                    }
+                }
+            }
+        }
+    }
+    free(blocks);
+}
+
+START_TEST(reduce_scatter_p1_to_64)
+{
+    for (int p = 1; p <= 64; ++p) {
+        reduce_scatter_at(p, p <= 20 || 0 == p % 16 || 33 == p);
+    }
+}
+END_TEST
+
+START_TEST(reduce_scatter_large_p)
+{
+    for (int i = 0; i < NSPREAD; ++i) {
+        reduce_scatter_at(spread[i], false);
+    }
+}
+END_TEST
+
+static void allgather_at(int p, bool all_variants)
+{
+    size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+    const size_t scales[] = {1, 2, 33};
+    for (size_t a = 0; a < sizeof(vector_algs) / sizeof(vector_algs[0]); ++a) {
+        if (skip_at(vector_algs[a], p)) {
+            continue;
+        }
+        for (int shape = 0; shape < NSHAPES; ++shape) {
+            for (size_t s = 0; s < sizeof(scales) / sizeof(scales[0]); ++s) {
+                if (!all_variants && (0 != s || shape == SHAPE_RANDOM)) {
+                    continue;
+                }
+                make_blocks(blocks, p, scales[s], (shape_t) shape);
+                run_t run = {COLL_ALLGATHER, vector_algs[a], p, 0, blocks, false, false, &kind_u64_sum, no_cost};
+                check_run(&run);
+            }
+        }
+    }
+    free(blocks);
+}
+
+START_TEST(allgather_p1_to_64)
+{
+    for (int p = 1; p <= 64; ++p) {
+        allgather_at(p, true);
+    }
+}
+END_TEST
+
+START_TEST(allgather_large_p)
+{
+    for (int i = 0; i < NSPREAD; ++i) {
+        allgather_at(spread[i], false);
+    }
+}
+END_TEST
+
+static void bcast_at(int p, bool all_variants)
+{
+    size_t counts[8];
+    const int ncounts = all_variants ? counts_for(p, true, counts) : large_p_counts(p, counts);
+    for (size_t a = 0; a < sizeof(bcast_algs) / sizeof(bcast_algs[0]); ++a) {
+        if (HDRING_ALG_SCATTER_RING == bcast_algs[a] && p > RING_MAX_P) {
+            continue;
+        }
+        for (int c = 0; c < ncounts; ++c) {
+            run_t run = {COLL_BCAST, bcast_algs[a], p, counts[c], NULL, false, false, &kind_u64_sum, no_cost};
+            check_run(&run);
+        }
+    }
+}
+
+START_TEST(bcast_p1_to_64)
+{
+    for (int p = 1; p <= 64; ++p) {
+        bcast_at(p, true);
+    }
+}
+END_TEST
+
+START_TEST(bcast_large_p)
+{
+    for (int i = 0; i < NSPREAD; ++i) {
+        bcast_at(spread[i], false);
+    }
+}
+END_TEST
+
+/* Sums of doubles of wildly different magnitude: all ranks hold the same bits (checked in the harness), and a
+ * second run gives the same bits again. */
+START_TEST(floating_point_results_are_reproducible)
+{
+    const int ps[] = {2, 3, 5, 6, 7, 8, 12, 13, 31, 64, 100};
+    for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i) {
+        for (size_t a = 0; a < sizeof(allreduce_algs) / sizeof(allreduce_algs[0]); ++a) {
+            run_t run = {COLL_ALLREDUCE, allreduce_algs[a], ps[i], 1001, NULL, false, false, &kind_double_sum, no_cost};
+            run_result_t first, again;
+            run_collective(&run, &first, false);
+            run_collective(&run, &again, false);
+            ck_assert_msg(first.ok && again.ok, "%s p=%d: %s %s", hdring_alg_name(run.alg), run.p, first.why, again.why);
+            ck_assert_msg(first.out_hash == again.out_hash, "%s p=%d: two runs gave different bits",
+                          hdring_alg_name(run.alg), run.p);
+        }
+        size_t *blocks = malloc((size_t) ps[i] * sizeof(*blocks));
+        make_blocks(blocks, ps[i], 17, SHAPE_IRREGULAR);
+        for (size_t a = 0; a < sizeof(vector_algs) / sizeof(vector_algs[0]); ++a) {
+            run_t run = {COLL_REDUCE_SCATTER, vector_algs[a], ps[i], 0, blocks, false, false, &kind_double_sum, no_cost};
+            run_result_t first, again;
+            run_collective(&run, &first, false);
+            run_collective(&run, &again, false);
+            ck_assert_msg(first.ok && again.ok && first.out_hash == again.out_hash, "reduce_scatter %s p=%d",
+                          hdring_alg_name(run.alg), run.p);
+        }
+        free(blocks);
+    }
+}
+END_TEST
+
+/* The checks can fail: ring reorders operands, so a non-commutative product must come out wrong; and asking
+ * reduce_scatter to keep the order with ring is refused rather than silently wrong. */
+START_TEST(checks_catch_wrong_operand_order)
+{
+    run_t run = {COLL_ALLREDUCE, HDRING_ALG_RING, 5, 7, NULL, false, false, &kind_mat_mul, no_cost};
+    run_result_t res;
+    run_collective(&run, &res, false);
+    ck_assert_msg(!res.ok, "ring allreduce of a non-commutative product passed the order check");
+
+    size_t blocks[4] = {2, 2, 2, 2};
+    run_t rs = {COLL_REDUCE_SCATTER, HDRING_ALG_RING, 4, 0, blocks, false, true, &kind_mat_mul, no_cost};
+    run_collective(&rs, &res, false);
+    ck_assert_msg(!res.ok, "ring reduce_scatter accepted an ordered operation");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("algorithms");
+    UNIT_ADD(s, allreduce_p1_to_64);
+    UNIT_ADD(s, allreduce_large_p);
+    UNIT_ADD(s, reduce_scatter_p1_to_64);
+    UNIT_ADD(s, reduce_scatter_large_p);
+    UNIT_ADD(s, allgather_p1_to_64);
+    UNIT_ADD(s, allgather_large_p);
+    UNIT_ADD(s, bcast_p1_to_64);
+    UNIT_ADD(s, bcast_large_p);
+    UNIT_ADD(s, floating_point_results_are_reproducible);
+    UNIT_ADD(s, checks_catch_wrong_operand_order);
+    return unit_run(s);
+}

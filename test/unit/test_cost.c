@@ -1,0 +1,266 @@
+/*
+ * The cost model (hdring_cost.h) against the simulator: the same quantities, counted on virtual ranks running
+ * the real algorithms. Critical-path time for pure alpha (steps), pure beta (bytes on the critical path), pure
+ * gamma (bytes reduced on it) and a mix; bytes sent, received and reduced per rank; and the claims the design
+ * rests on: ring moves exactly 2(p-1)/p n per rank, RHD on 2^k ranks takes 2k steps, the fold costs what the
+ * model says, binary blocks leave no rank idle.
+ */
+#include "unit_check.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hdring_cost.h"
+#include "sim_harness.h"
+
+static const hdring_cost_params_t param_sets[] = {
+    {1, 0, 0},        /* steps on the critical path */
+    {0, 1, 0},        /* bytes moved on it */
+    {0, 0, 1},        /* bytes reduced on it */
+    {1, 1e-3, 3e-4},  /* a mix */
+};
+#define NPARAMS ((int) (sizeof(param_sets) / sizeof(param_sets[0])))
+
+static const coll_t sim_coll[HDRING_COST_NCOLLS] = {COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_ALLGATHER, COLL_BCAST};
+
+/* Where the model is exact; elsewhere (binary-block reduce_scatter/allgather and scatter_rhd bcast on p not a
+ * power of two) it charges the redistribution with its busiest port and is an upper bound. */
+static bool model_exact(hdring_cost_coll_t coll, hdring_alg_t alg, int p)
+{
+    if (hdring_is_pow2(p)) {
+        return true;
+    }
+    if (HDRING_COST_BCAST == coll) {
+        return HDRING_ALG_SCATTER_RHD != alg;
+    }
+    return !((HDRING_COST_REDUCE_SCATTER == coll || HDRING_COST_ALLGATHER == coll) && HDRING_ALG_BINARY_BLOCKS == alg);
+}
+
+/* A vector that divides evenly: a multiple of p and of 2p' elements. */
+static size_t even_count(int p)
+{
+    const size_t q = (size_t) hdring_floor_pow2(p);
+    size_t c = 2 * q;
+    while (0 != c % (size_t) p) {
+        c += 2 * q;
+    }
+    return c;
+}
+
+static void simulate(hdring_cost_coll_t coll, hdring_alg_t alg, int p, size_t count, bool ordered,
+                     const hdring_cost_params_t *c, run_result_t *res, size_t *blocks)
+{
+    for (int i = 0; i < p; ++i) {
+        blocks[i] = count / (size_t) p;
+    }
+    run_t run = {sim_coll[coll], alg, p, count, blocks, false, ordered, ordered ? &kind_mat_mul : &kind_u64_sum,
+                 {c->alpha, c->beta, c->gamma}};
+    run_collective(&run, res, true);
+    ck_assert_msg(res->ok, "%s %s p=%d: %s", hdring_cost_coll_name(coll), hdring_alg_name(alg), p, res->why);
+}
+
+static void compare_time(hdring_cost_coll_t coll, hdring_alg_t alg, int p, bool ordered)
+{
+    const size_t count = even_count(p);
+    size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+    for (int k = 0; k < NPARAMS; ++k) {
+        run_result_t res;
+        simulate(coll, alg, p, count, ordered, &param_sets[k], &res, blocks);
+        const double n = (double) count * (ordered ? 16.0 : 8.0);
+        const double model = hdring_cost_time(coll, alg, p, n, ordered, &param_sets[k]);
+        const double tol = 1e-9 * (res.time > 1 ? res.time : 1);
+        if (model_exact(coll, alg, p)) {
+            ck_assert_msg(fabs(model - res.time) <= tol, "%s %s p=%d%s params %d: model %.10g, simulator %.10g",
+                          hdring_cost_coll_name(coll), hdring_alg_name(alg), p, ordered ? " ordered" : "", k, model,
+                          res.time);
+        } else {
+            ck_assert_msg(res.time <= model + tol && model <= 1.25 * res.time + tol,
+                          "%s %s p=%d params %d: bound %.10g, simulator %.10g", hdring_cost_coll_name(coll),
+                          hdring_alg_name(alg), p, k, model, res.time);
+        }
+        free(res.stats);
+    }
+    free(blocks);
+}
+
+static void compare_all(int p)
+{
+    for (int coll = 0; coll < HDRING_COST_NCOLLS; ++coll) {
+        hdring_alg_t algs[4];
+        const int n = hdring_cost_algorithms((hdring_cost_coll_t) coll, algs);
+        for (int a = 0; a < n; ++a) {
+            compare_time((hdring_cost_coll_t) coll, algs[a], p, false);
+            if (HDRING_COST_REDUCE_SCATTER == coll && hdring_alg_keeps_order(algs[a])) {
+                compare_time((hdring_cost_coll_t) coll, algs[a], p, true);
+            }
+        }
+    }
+}
+
+START_TEST(model_time_matches_simulator_p2_to_40)
+{
+    for (int p = 2; p <= 40; ++p) {
+        compare_all(p);
+    }
+}
+END_TEST
+
+START_TEST(model_time_matches_simulator_powers_of_two)
+{
+    for (int p = 64; p <= 256; p *= 2) {
+        compare_all(p);
+    }
+}
+END_TEST
+
+/* Bytes per rank, exactly, where the model gives them. */
+START_TEST(model_volume_matches_simulator)
+{
+    const hdring_cost_params_t c = {1, 0, 0};
+    for (int p = 2; p <= 40; ++p) {
+        const size_t count = even_count(p);
+        const double n = (double) count * 8;
+        size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+        for (int coll = 0; coll < HDRING_COST_NCOLLS; ++coll) {
+            hdring_alg_t algs[4];
+            const int nalgs = hdring_cost_algorithms((hdring_cost_coll_t) coll, algs);
+            for (int a = 0; a < nalgs; ++a) {
+                if (hdring_cost_volume((hdring_cost_coll_t) coll, algs[a], p, 0, n).sent < 0) {
+                    continue; /* not modelled per rank */
+                }
+                run_result_t res;
+                simulate((hdring_cost_coll_t) coll, algs[a], p, count, false, &c, &res, blocks);
+                for (int r = 0; r < p; ++r) {
+                    const hdring_volume_t v = hdring_cost_volume((hdring_cost_coll_t) coll, algs[a], p, r, n);
+                    ck_assert_msg(v.sent == (double) res.stats[r].bytes_sent &&
+                                      v.received == (double) res.stats[r].bytes_received &&
+                                      v.reduced == (double) res.stats[r].bytes_reduced,
+                                  "%s %s p=%d rank %d: model %g/%g/%g, simulator %zu/%zu/%zu bytes sent/received/reduced",
+                                  hdring_cost_coll_name((hdring_cost_coll_t) coll), hdring_alg_name(algs[a]), p, r,
+                                  v.sent, v.received, v.reduced, res.stats[r].bytes_sent, res.stats[r].bytes_received,
+                                  res.stats[r].bytes_reduced);
+                }
+                free(res.stats);
+            }
+        }
+        free(blocks);
+    }
+}
+END_TEST
+
+START_TEST(ring_moves_2_p_minus_1_over_p_n_per_rank)
+{
+    const hdring_cost_params_t c = {1, 0, 0};
+    for (int p = 2; p <= 33; ++p) {
+        const size_t count = 5 * (size_t) p; /* n = 40 p bytes */
+        size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+        run_result_t res;
+        simulate(HDRING_COST_ALLREDUCE, HDRING_ALG_RING, p, count, false, &c, &res, blocks);
+        for (int r = 0; r < p; ++r) {
+            ck_assert_uint_eq(res.stats[r].bytes_sent, 2 * (size_t) (p - 1) * 40);
+            ck_assert_uint_eq(res.stats[r].bytes_received, 2 * (size_t) (p - 1) * 40);
+        }
+        ck_assert_double_eq(res.time, 2.0 * (p - 1));
+        free(res.stats);
+        free(blocks);
+    }
+}
+END_TEST
+
+START_TEST(rhd_on_2_to_the_k_ranks_takes_2k_steps)
+{
+    const hdring_cost_params_t c = {1, 0, 0};
+    for (int k = 1; k <= 10; ++k) {
+        const int p = 1 << k;
+        size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+        run_result_t res;
+        simulate(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, p, 2 * (size_t) p, false, &c, &res, blocks);
+        ck_assert_double_eq(res.time, 2.0 * k);
+        ck_assert_double_eq(hdring_cost_time(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, p, 16.0 * p, false, &c), 2.0 * k);
+        free(res.stats);
+        free(blocks);
+    }
+}
+END_TEST
+
+/* The fold's price: 3 more steps and 2n more bytes on the critical path, n/2 more reduced; the dropped rank
+ * sends n and receives 1.5 n. */
+START_TEST(fold_costs_what_the_model_says)
+{
+    for (int p = 3; p <= 40; ++p) {
+        if (hdring_is_pow2(p)) {
+            continue;
+        }
+        const int q = hdring_floor_pow2(p);
+        const size_t count = even_count(p);
+        const double n = (double) count * 8;
+        size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+        for (int k = 0; k < 3; ++k) {
+            run_result_t folded, plain;
+            simulate(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, p, count, false, &param_sets[k], &folded, blocks);
+            simulate(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, q, count, false, &param_sets[k], &plain, blocks);
+            const double extra[3] = {3, 2 * n, n / 2};
+            ck_assert_msg(fabs(folded.time - plain.time - extra[k]) < 1e-9, "p=%d params %d: fold adds %g, not %g", p,
+                          k, folded.time - plain.time, extra[k]);
+            if (0 == k) {
+                ck_assert_double_eq((double) folded.stats[0].bytes_sent, n);
+                ck_assert_double_eq((double) folded.stats[0].bytes_received, 1.5 * n);
+                ck_assert_double_eq((double) folded.stats[0].bytes_reduced, n / 2);
+            }
+            free(folded.stats);
+            free(plain.stats);
+        }
+        free(blocks);
+    }
+}
+END_TEST
+
+/* Idle = waiting for others. With folding, the dropped ranks wait through the whole power-of-two phase; in
+ * binary blocks every rank works in its block's reduce-scatter and allgather. */
+START_TEST(binary_blocks_leave_no_rank_idle)
+{
+    const int ps[] = {3, 5, 6, 7, 10, 12, 14, 24, 28, 48, 96};
+    const hdring_cost_params_t c = {1, 1e-3, 5e-4};
+    for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i) {
+        const int p = ps[i];
+        size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+        hdring_binblocks_t bb;
+        hdring_binblocks_init(&bb, p);
+        const bool no_singleton = 0 == (p & 1);
+        double least[2];
+        const hdring_alg_t algs[2] = {HDRING_ALG_BINARY_BLOCKS, HDRING_ALG_RHD};
+        for (int a = 0; a < 2; ++a) {
+            run_result_t res;
+            simulate(HDRING_COST_ALLREDUCE, algs[a], p, 8 * even_count(p), false, &c, &res, blocks);
+            least[a] = 1;
+            for (int r = 0; r < p; ++r) {
+                const double busy = res.stats[r].busy / res.time;
+                least[a] = busy < least[a] ? busy : least[a];
+                if (0 == a && no_singleton) {
+                    ck_assert_msg(res.stats[r].bytes_reduced > 0, "p=%d: rank %d reduces nothing", p, r);
+                }
+            }
+            free(res.stats);
+        }
+        ck_assert_msg(least[0] > least[1], "p=%d: binary blocks' least busy rank %.2f, rhd's %.2f", p, least[0],
+                      least[1]);
+        if (no_singleton) {
+            ck_assert_msg(least[0] >= 0.65, "p=%d: a rank of binary blocks is busy only %.2f of the time", p, least[0]);
+        }
+        free(blocks);
+    }
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("cost");
+    UNIT_ADD(s, model_time_matches_simulator_p2_to_40);
+    UNIT_ADD(s, model_time_matches_simulator_powers_of_two);
+    UNIT_ADD(s, model_volume_matches_simulator);
+    UNIT_ADD(s, ring_moves_2_p_minus_1_over_p_n_per_rank);
+    UNIT_ADD(s, rhd_on_2_to_the_k_ranks_takes_2k_steps);
+    UNIT_ADD(s, fold_costs_what_the_model_says);
+    UNIT_ADD(s, binary_blocks_leave_no_rank_idle);
+    return unit_run(s);
+}
