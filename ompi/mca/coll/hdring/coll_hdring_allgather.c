@@ -1,9 +1,12 @@
 /*
- * coll/hdring MPI_Allgather.
+ * coll/hdring MPI_Allgather: decide, then run the algorithm over the PML or hand the call to the fallback.
+ * The algorithms work on the receive buffer and type only: this rank's contribution is first copied into its
+ * block (unless MPI_IN_PLACE already put it there), converting from the send type.
  */
 #include "ompi_config.h"
 
 #include "ompi/datatype/ompi_datatype.h"
+#include "ompi/mca/coll/base/coll_tags.h"
 
 #include "coll_hdring.h"
 
@@ -12,16 +15,38 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
                               mca_coll_base_module_t *module)
 {
     mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
+    const int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
     mca_coll_hdring_choice_t choice;
+    mca_coll_hdring_pml_t t;
+    hdring_partition_t blocks;
     size_t type_size;
+    int rc;
 
     ompi_datatype_type_size(rdtype, &type_size);
     const mca_coll_hdring_call_t call = {
         .coll = HDRING_ALLGATHER,
-        .comm_size = ompi_comm_size(comm),
-        .bytes = (size_t) ompi_comm_size(comm) * (size_t) rcount * type_size,
+        .comm_size = p,
+        .bytes = (size_t) p * (size_t) rcount * type_size,
         .ordered = false,
     };
     mca_coll_hdring_decide(m, comm, &call, &choice);
-    return m->fallback.allgather(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, m->fallback.allgather_module);
+    if (choice.fallback) {
+        return m->fallback.allgather(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, m->fallback.allgather_module);
+    }
+
+    mca_coll_hdring_pml_init(&t, comm, rdtype, NULL, MCA_COLL_BASE_TAG_ALLGATHER, 0);
+    t.base[HDRING_BUF_OUT] = rbuf;
+    if (MPI_IN_PLACE != sbuf) {
+        char *mine = (char *) rbuf + (ptrdiff_t) rank * (ptrdiff_t) rcount * t.extent;
+        rc = ompi_datatype_sndrcv(sbuf, scount, sdtype, mine, rcount, rdtype);
+        if (MPI_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    if (HDRING_OK != hdring_partition_uniform(&blocks, p, (size_t) rcount)) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    rc = hdring_allgather(&t.xport, choice.alg, &blocks);
+    hdring_partition_free(&blocks);
+    return mca_coll_hdring_pml_error(&t, rc);
 }

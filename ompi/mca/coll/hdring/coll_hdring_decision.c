@@ -15,19 +15,21 @@
 #include "coll_hdring.h"
 #include "hdring_pattern.h"
 
-/* Algorithms implemented so far, per collective. */
+/* Algorithms each collective has. */
 static bool implemented(hdring_coll_t coll, hdring_alg_t alg)
 {
     switch (coll) {
     case HDRING_ALLREDUCE:
         return hdring_allreduce_has(alg);
+    case HDRING_REDUCE_SCATTER:
+    case HDRING_REDUCE_SCATTER_BLOCK:
+        return hdring_reduce_scatter_has(alg);
+    case HDRING_ALLGATHER:
+        return hdring_allgather_has(alg);
     default:
-        return false;
+        return hdring_bcast_has(alg);
     }
 }
-
-/* Algorithms that combine operands in rank order (or do not reduce at all). */
-static bool keeps_operand_order(hdring_alg_t alg) { return HDRING_ALG_RING != alg; }
 
 static hdring_alg_t auto_choice(const mca_coll_hdring_config_t *cfg, const mca_coll_hdring_call_t *call,
                                 const char **why)
@@ -79,7 +81,7 @@ static void choose(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call
         choice->fallback = true;
         snprintf(choice->reason, sizeof(choice->reason), "%s: %s %s is not implemented yet", why,
                  mca_coll_hdring_coll_name(call->coll), hdring_alg_name(alg));
-    } else if (call->ordered && !keeps_operand_order(alg)) {
+    } else if (call->ordered && !hdring_alg_keeps_order(alg)) {
         choice->fallback = true;
         snprintf(choice->reason, sizeof(choice->reason),
                  "%s: %s reorders operands and the op is not commutative", why, hdring_alg_name(alg));
