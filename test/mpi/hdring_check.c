@@ -11,7 +11,8 @@
  *
  *   hdring_check [--coll LIST] [--alg LIST] [--counts LIST] [--types LIST] [--quick]   correctness matrix
  *   hdring_check --repro [--alg ...]     floating-point results: identical on all ranks and run after run
- *   hdring_check --large [--alg ...]     vectors of more than 2^31 bytes
+ *   hdring_check --large [--alg ...]     vectors of more than 2^31 bytes (allreduce, allgather, bcast,
+ *                                        reduce_scatter_block)
  *
  * --alg takes algorithm names, "auto", "all" (default: auto plus every algorithm of the collective) or "env"
  * (leave coll_hdring_<coll>_algorithm as the MCA parameters set it). The
@@ -751,21 +752,28 @@ static void run_repro(ctx_t *c, const options_t *o)
                 }
                 /* accuracy: within the classic bound p * eps * sum |x| of the exactly rounded sum */
                 double *x = xmalloc(len * sizeof(double));
+                long double *exact = xmalloc(out * sizeof(long double)), *mag = xmalloc(out * sizeof(long double));
                 const size_t first = 0 == coll ? 0 : (size_t) c->rank * per;
                 for (size_t i = 0; i < out; ++i) {
-                    long double exact = 0, mag = 0;
-                    for (int r = 0; r < c->size; ++r) {
-                        fill_wild(x, len, r, (int) n);
-                        exact += x[first + i];
-                        mag += fabsl((long double) x[first + i]);
+                    exact[i] = mag[i] = 0;
+                }
+                for (int r = 0; r < c->size; ++r) {
+                    fill_wild(x, len, r, (int) n);
+                    for (size_t i = 0; i < out; ++i) {
+                        exact[i] += x[first + i];
+                        mag[i] += fabsl((long double) x[first + i]);
                     }
-                    if (fabsl((long double) r1[i] - exact) > (long double) c->size * 0x1p-52L * mag) {
+                }
+                for (size_t i = 0; i < out; ++i) {
+                    if (fabsl((long double) r1[i] - exact[i]) > (long double) c->size * 0x1p-52L * mag[i]) {
                         ++c->failures;
                         printf("FAIL %s alg=%s np=%d count=%zu rank=%d index=%zu: %.17g is not the sum %.17Lg\n",
-                               c->coll, alg, c->size, n, c->rank, first + i, r1[i], exact);
+                               c->coll, alg, c->size, n, c->rank, first + i, r1[i], exact[i]);
                         break;
                     }
                 }
+                free(exact);
+                free(mag);
                 free(x);
                 free(in);
                 free(r1);
@@ -781,17 +789,19 @@ static void run_repro(ctx_t *c, const options_t *o)
 
 static void run_large(ctx_t *c, const options_t *o)
 {
-    /* 1 KiB elements, so counts stay small while byte offsets pass 2^31 */
+    /* Data movement in 1 KiB elements, so counts stay small while byte offsets pass 2^31; reductions (a
+     * predefined op needs a predefined type) in ints, 2^29 + 3 of them. */
     enum { INTS = 256 };
     MPI_Datatype kib;
     MPI_Type_contiguous(INTS, MPI_INT, &kib);
     MPI_Type_commit(&kib);
     const size_t elements = ((size_t) 1 << 21) + 3; /* 2 GiB + 3 KiB */
 
-    const char *colls[] = {"allreduce", "allgather", "bcast"};
-    for (int ci = 0; ci < 3; ++ci) {
+    const char *colls[] = {"allreduce", "allgather", "bcast", "reduce_scatter_block"};
+    const int alg_list[] = {0, 3, 4, 2};
+    for (int ci = 0; ci < 4; ++ci) {
         char algs[256];
-        snprintf(algs, sizeof(algs), "%s", coll_algs[0 == ci ? 0 : ci + 2]);
+        snprintf(algs, sizeof(algs), "%s", coll_algs[alg_list[ci]]);
         for (char *alg = strtok(algs, ","); NULL != alg; alg = strtok(NULL, ",")) {
             if (!selected(o, alg) || !force(colls[ci], alg)) {
                 continue;
@@ -801,14 +811,14 @@ static void run_large(ctx_t *c, const options_t *o)
             MPI_Comm_rank(comm, &c->rank);
             MPI_Comm_size(comm, &c->size);
             const size_t per = elements / (size_t) c->size + 1;
-            const size_t n = 1 == ci ? per * (size_t) c->size : elements;
+            const size_t n = 1 == ci || 3 == ci ? per * (size_t) c->size : elements;
             int *buf = xmalloc(n * INTS * sizeof(int));
             long bad = -1;
             if (0 == ci) {
                 for (size_t i = 0; i < n * INTS; ++i) {
                     buf[i] = (c->rank + 1) * (int) (i % 1000);
                 }
-                MPI_Allreduce(MPI_IN_PLACE, buf, (int) n, kib, MPI_SUM, comm);
+                MPI_Allreduce(MPI_IN_PLACE, buf, (int) (n * INTS), MPI_INT, MPI_SUM, comm);
                 const int factor = c->size * (c->size + 1) / 2;
                 for (size_t i = 0; i < n * INTS && bad < 0; ++i) {
                     bad = buf[i] == factor * (int) (i % 1000) ? -1 : (long) i;
@@ -821,13 +831,23 @@ static void run_large(ctx_t *c, const options_t *o)
                 for (size_t i = 0; i < n * INTS && bad < 0; ++i) {
                     bad = buf[i] == (int) (i % 100003) ? -1 : (long) i;
                 }
-            } else {
+            } else if (2 == ci) {
                 for (size_t i = 0; i < n * INTS; ++i) {
                     buf[i] = 0 == c->rank ? (int) (i % 99991) : -1;
                 }
                 MPI_Bcast(buf, (int) n, kib, 0, comm);
                 for (size_t i = 0; i < n * INTS && bad < 0; ++i) {
                     bad = buf[i] == (int) (i % 99991) ? -1 : (long) i;
+                }
+            } else { /* in place: the vector in buf, this rank's block of the sum at its start */
+                for (size_t i = 0; i < n * INTS; ++i) {
+                    buf[i] = (c->rank + 1) * (int) (i % 1000);
+                }
+                MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, (int) (per * INTS), MPI_INT, MPI_SUM, comm);
+                const int factor = c->size * (c->size + 1) / 2;
+                const size_t first = (size_t) c->rank * per * INTS;
+                for (size_t i = 0; i < per * INTS && bad < 0; ++i) {
+                    bad = buf[i] == factor * (int) ((first + i) % 1000) ? -1 : (long) (first + i);
                 }
             }
             ++c->cases;

@@ -6,11 +6,11 @@
 #   HDRING_STAGE    directory holding mca_coll_hdring.so and its help file
 #   HDRING_TESTBIN  directory of the MPI test programs
 #   MPIRUN, OMPI_INFO
-#   HDRING_MPI_SUITES  suites to run (default: all): foundation
+#   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix trace decision repro large
 set -u
 
 : "${HDRING_STAGE:?}" "${HDRING_TESTBIN:?}" "${MPIRUN:=mpirun}" "${OMPI_INFO:=ompi_info}"
-SUITES=${HDRING_MPI_SUITES:-foundation}
+SUITES=${HDRING_MPI_SUITES:-foundation matrix trace decision repro large}
 TIMEOUT=${HDRING_MPI_TIMEOUT:-300}
 
 export OMPI_MCA_mca_component_path="$HDRING_STAGE:SYS_DEFAULT"
@@ -148,6 +148,97 @@ suite_foundation() {
     else
         fail "MPI_T priority write binds one communicator to hdring and one to tuned"
     fi
+}
+
+COLLS="allreduce reduce_scatter reduce_scatter_block allgather bcast"
+algs_of() {
+    case $1 in
+    allreduce) echo "ring rhd binary_blocks recursive_doubling" ;;
+    bcast) echo "binomial scatter_rhd scatter_ring" ;;
+    *) echo "ring rhd binary_blocks" ;;
+    esac
+}
+
+# Every collective with every algorithm forced and with auto, on a dup of MPI_COMM_WORLD, both halves of an
+# uneven split and a rank-reversed communicator; counts 0, 1, p-1, p, p+1, 3p+2, 1000+p, 40003; every
+# datatype and operation of hdring_check; in place and not.
+suite_matrix() {
+    for np in 1 2 3 4 5 6 7 8 9 12 16; do
+        for c in $COLLS; do
+            check "$c, every algorithm and auto, np=$np" "$np" "$HDRING_TESTBIN/hdring_check" --coll "$c"
+        done
+    done
+}
+
+# The trace shows each forced algorithm running (not the fallback) for commutative operations.
+suite_trace() {
+    for np in 4 5 6; do
+        mpi "$np" --mca coll_hdring_verbose 1 "$HDRING_TESTBIN/hdring_check" --alg all --types int --counts 7,1000
+        local rc=$? missing=""
+        for c in $COLLS; do
+            for a in $(algs_of "$c"); do
+                has "^hdring: $c np=$np bytes=[0-9]+ alg=$a \(forced by coll_hdring_${c}_algorithm\)$" ||
+                    missing="$missing $c/$a"
+            done
+        done
+        if [ $rc -eq 0 ] && [ -z "$missing" ] && ! has 'alg=fallback' && has ', 0 failures$'; then
+            pass "trace shows every forced algorithm running, none falling back (np=$np)"
+        else
+            fail "trace shows every forced algorithm running, none falling back (np=$np)" "missing:$missing"
+        fi
+    done
+}
+
+# The automatic choice: the cost model by default, thresholds when set, never ring for a non-commutative op.
+suite_decision() {
+    local bin=$HDRING_TESTBIN
+    mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce,reduce_scatter,reduce_scatter_block \
+        --alg auto --types mat2x2 --counts 1,7,1000,40003
+    if [ $? -eq 0 ] && has '^hdring: allreduce np=5 .*alg=[a-z_]+ \(auto: .*op not commutative: no ring\)$' &&
+        ! has '^hdring: (allreduce|reduce_scatter|reduce_scatter_block) .*alg=(ring|fallback)' && has ', 0 failures$'; then
+        pass "auto never picks ring for a non-commutative op, and needs no fallback (np=5)"
+    else
+        fail "auto never picks ring for a non-commutative op, and needs no fallback (np=5)"
+    fi
+    mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env --types int --counts 1000,40003
+    if [ $? -eq 0 ] && has '^hdring: allreduce np=5 bytes=4000 alg=[a-z_]+ \(auto: cost model.s fastest for p=5 from [0-9]+ B to ' &&
+        has ', 0 failures$'; then
+        pass "auto follows the cost model by default (np=5)"
+    else
+        fail "auto follows the cost model by default (np=5)"
+    fi
+    mpi 5 --mca coll_hdring_verbose 1 --mca coll_hdring_allreduce_small_bytes_npof2 100000 \
+        --mca coll_hdring_allreduce_large_bytes_npof2 150000 "$bin/hdring_check" --coll allreduce --alg env \
+        --types int --counts 1000,30000,40003
+    if [ $? -eq 0 ] &&
+        has '^hdring: allreduce np=5 bytes=4000 alg=recursive_doubling \(auto: <= coll_hdring_allreduce_small_bytes_npof2 = 100000\)$' &&
+        has '^hdring: allreduce np=5 bytes=120000 alg=(rhd|binary_blocks) \(auto: cost model' &&
+        has '^hdring: allreduce np=5 bytes=160012 alg=ring \(auto: >= coll_hdring_allreduce_large_bytes_npof2 = 150000\)$' &&
+        has ', 0 failures$'; then
+        pass "set thresholds override the model: small -> recursive_doubling, between -> model, large -> ring (np=5)"
+    else
+        fail "set thresholds override the model: small -> recursive_doubling, between -> model, large -> ring (np=5)"
+    fi
+    mpi 4 --mca coll_hdring_model_bandwidth_mbs 0 "$bin/hdring_check" --coll allreduce --alg auto --quick
+    if [ $? -eq 0 ] && has 'coll_hdring_model_bandwidth_mbs: 0 \(default' && has ', 0 failures$'; then
+        pass "an invalid cost model parameter is reported once and replaced by its default (np=4)"
+    else
+        fail "an invalid cost model parameter is reported once and replaced by its default (np=4)"
+    fi
+}
+
+# Floating-point sums of wildly different magnitudes: the same bits on every rank and on every call.
+suite_repro() {
+    for np in 2 3 4 5 6 8; do
+        check "floating point: identical bits on all ranks and run after run, every algorithm (np=$np)" "$np" \
+            "$HDRING_TESTBIN/hdring_check" --repro
+    done
+}
+
+# More than 2^31 bytes in one call (1 KiB elements, counts below 2^31).
+suite_large() {
+    check "allreduce, allgather, bcast, reduce_scatter_block of more than 2^31 bytes, auto and every algorithm (np=2)" 2 \
+        "$HDRING_TESTBIN/hdring_check" --large
 }
 
 for suite in $SUITES; do

@@ -37,8 +37,9 @@ enum { HDRING_POF2 = 0, HDRING_NPOF2 = 1 };
  * afterwards (one program can compare configurations side by side). */
 typedef struct mca_coll_hdring_config {
     int algorithm[HDRING_NCOLLS];         /* value of coll_hdring_<coll>_algorithm; 0 = auto */
-    size_t small_bytes[HDRING_NCOLLS][2]; /* up to this: latency algorithm */
-    size_t large_bytes[HDRING_NCOLLS][2]; /* from this on: ring */
+    size_t small_bytes[HDRING_NCOLLS][2]; /* up to this: latency algorithm; 0 = where the cost model says */
+    size_t large_bytes[HDRING_NCOLLS][2]; /* from this on: ring; 0 = where the cost model says */
+    double model_latency_us, model_bandwidth_mbs, model_reduce_mbs; /* the cost model's alpha, beta, gamma */
     int verbose;
     size_t scratch_cache_bytes;
 } mca_coll_hdring_config_t;
@@ -72,12 +73,24 @@ typedef struct mca_coll_hdring_scratch_cache {
     size_t bytes;
 } mca_coll_hdring_scratch_cache_t;
 
+/* The automatic choice for one collective on one communicator: algorithm by size range, built on first use
+ * from the thresholds and the cost model. */
+#define HDRING_MAX_SEGMENTS 16
+typedef struct mca_coll_hdring_plan {
+    bool built;
+    int nsegments;
+    size_t upto[HDRING_MAX_SEGMENTS]; /* segment i: sizes up to upto[i] (inclusive) */
+    hdring_alg_t alg[HDRING_MAX_SEGMENTS];
+    int why[HDRING_MAX_SEGMENTS];     /* MCA_COLL_HDRING_WHY_* */
+} mca_coll_hdring_plan_t;
+
 typedef struct mca_coll_hdring_module_t {
     mca_coll_base_module_t super;
     mca_coll_hdring_config_t config;
     mca_coll_hdring_fallback_t fallback;
     bool fallback_retained;
     mca_coll_hdring_scratch_cache_t scratch;
+    mca_coll_hdring_plan_t plan[HDRING_NCOLLS][2]; /* [coll][operand order must be kept] */
 } mca_coll_hdring_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_hdring_module_t);
@@ -85,15 +98,26 @@ OBJ_CLASS_DECLARATION(mca_coll_hdring_module_t);
 /* ---- component / module ---- */
 int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *comm, int *priority);
+/* The parameters a new communicator works with (invalid model parameters replaced, with a warning). */
+void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
 /* MCA enum value of coll_hdring_<coll>_algorithm -> algorithm; names for the trace. */
 hdring_alg_t mca_coll_hdring_forced_alg(hdring_coll_t coll, int value);
 const char *mca_coll_hdring_coll_name(hdring_coll_t coll);
 
 /* ---- decision ---- */
+enum {
+    MCA_COLL_HDRING_WHY_FORCED,    /* coll_hdring_<coll>_algorithm */
+    MCA_COLL_HDRING_WHY_SMALL,     /* at or below coll_hdring_<coll>_small_bytes_* */
+    MCA_COLL_HDRING_WHY_LARGE,     /* at or above coll_hdring_<coll>_large_bytes_* */
+    MCA_COLL_HDRING_WHY_MODEL,     /* the cost model's fastest for this size and p */
+    MCA_COLL_HDRING_WHY_UNORDERED, /* fallback: the algorithm cannot keep a non-commutative op's order */
+};
+
 typedef struct mca_coll_hdring_choice {
-    bool fallback;   /* delegate to the saved lower-priority module */
+    bool fallback;    /* delegate to the saved lower-priority module */
     hdring_alg_t alg; /* otherwise run this */
-    char reason[160];
+    int why;
+    size_t lo, hi;    /* the size range (or threshold) behind the choice, for the trace */
 } mca_coll_hdring_choice_t;
 
 /* What the caller knows about the call. */
@@ -105,7 +129,7 @@ typedef struct mca_coll_hdring_call {
 } mca_coll_hdring_call_t;
 
 /* Choose, and trace the choice: at coll_hdring_verbose >= 1 rank 0 of the communicator prints one line. */
-void mca_coll_hdring_decide(const mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
+void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
                             const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice);
 
 /* ---- transport over the PML ---- */

@@ -9,7 +9,6 @@
 
 #include <dlfcn.h>
 #include <libgen.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,7 +63,7 @@ typedef struct coll_params {
     const hdring_alg_t *algs; /* indexed by MCA value; [0] (auto) unused */
     const char *algorithm_help;
     const char *small_help; /* what the small regime uses */
-    const char *medium_help;
+    const char *medium_help; /* what the model chooses from between the thresholds */
     const char *large_help;
     const char *bytes_help; /* which size the thresholds measure */
 } coll_params_t;
@@ -77,7 +76,7 @@ static const coll_params_t coll_params[HDRING_NCOLLS] = {
         "(recursive halving-doubling; sizes that are not a power of two fold first), binary_blocks (p split "
         "into power-of-two blocks, no rank folded away), recursive_doubling (latency-optimal, for small "
         "vectors)",
-        "recursive_doubling", "rhd (powers of two) or binary_blocks (other sizes)", "ring",
+        "recursive_doubling", "among rhd, binary_blocks and ring", "ring",
         "count x type size"},
     [HDRING_REDUCE_SCATTER] = {
         "reduce_scatter", vector_values, vector_algs,
@@ -85,48 +84,54 @@ static const coll_params_t coll_params[HDRING_NCOLLS] = {
         "reduce_scatter_*_bytes_* parameters), ring (bandwidth-optimal for any size, latency linear in p; "
         "commutative ops only), rhd (recursive halving; sizes that are not a power of two fold first), "
         "binary_blocks (p split into power-of-two blocks)",
-        "rhd", "rhd (powers of two) or binary_blocks (other sizes)", "ring",
+        "rhd", "among binary_blocks and ring", "ring",
         "sum of recvcounts x type size"},
     [HDRING_REDUCE_SCATTER_BLOCK] = {
         "reduce_scatter_block", vector_values, vector_algs,
         "MPI_Reduce_scatter_block algorithm: auto (by message size and communicator size, see the "
         "reduce_scatter_block_*_bytes_* parameters), ring, rhd, binary_blocks (as for reduce_scatter)",
-        "rhd", "rhd (powers of two) or binary_blocks (other sizes)", "ring",
+        "rhd", "among binary_blocks and ring", "ring",
         "p x recvcount x type size"},
     [HDRING_ALLGATHER] = {
         "allgather", vector_values, vector_algs,
         "MPI_Allgather algorithm: auto (by message size and communicator size, see the allgather_*_bytes_* "
         "parameters), ring (bandwidth-optimal, latency linear in p), rhd (recursive doubling; sizes that are "
         "not a power of two fold), binary_blocks (p split into power-of-two blocks)",
-        "rhd", "rhd (powers of two) or binary_blocks (other sizes)", "ring",
+        "rhd", "among binary_blocks and ring", "ring",
         "p x recvcount x receive type size"},
     [HDRING_BCAST] = {
         "bcast", bcast_values, bcast_algs,
         "MPI_Bcast algorithm: auto (by message size and communicator size, see the bcast_*_bytes_* "
         "parameters), binomial (binomial tree, for small messages), scatter_rhd (binomial scatter + "
         "recursive-doubling allgather), scatter_ring (binomial scatter + ring allgather)",
-        "binomial", "scatter_rhd", "scatter_ring",
+        "binomial", "scatter_rhd or scatter_ring", "scatter_ring",
         "count x type size"},
 };
 
-/* Defaults of the automatic choice (bytes), [coll][pof2 / not pof2]. README.md, "Tuning", says where they come
- * from. */
-static const size_t default_small_bytes[HDRING_NCOLLS][2] = {
-    [HDRING_ALLREDUCE] = {4096, 2048},
-    [HDRING_REDUCE_SCATTER] = {4096, 2048},
-    [HDRING_REDUCE_SCATTER_BLOCK] = {4096, 2048},
-    [HDRING_ALLGATHER] = {4096, 2048},
-    [HDRING_BCAST] = {8192, 8192},
-};
-static const size_t default_large_bytes[HDRING_NCOLLS][2] = {
-    [HDRING_ALLREDUCE] = {SIZE_MAX, 262144},
-    [HDRING_REDUCE_SCATTER] = {SIZE_MAX, 262144},
-    [HDRING_REDUCE_SCATTER_BLOCK] = {SIZE_MAX, 262144},
-    [HDRING_ALLGATHER] = {SIZE_MAX, 262144},
-    [HDRING_BCAST] = {SIZE_MAX, 524288},
-};
+/* The cost model's defaults: fitted to every algorithm measured side by side on the development machine (2
+ * cores, shared memory, 2 to 8 ranks), README.md "Tuning" says how; measure yours the same way. */
+#define DEFAULT_LATENCY_US 10.0
+#define DEFAULT_BANDWIDTH_MBS 10000.0
+#define DEFAULT_REDUCE_MBS 10000.0
 
 hdring_alg_t mca_coll_hdring_forced_alg(hdring_coll_t coll, int value) { return coll_params[coll].algs[value]; }
+
+void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
+{
+    static bool warned = false;
+    *cfg = mca_coll_hdring_component.config;
+    /* negative or zero speeds would turn the model's times into nonsense: say so once, use the defaults */
+    if (!(cfg->model_latency_us >= 0) || !(cfg->model_bandwidth_mbs > 0) || !(cfg->model_reduce_mbs > 0)) {
+        if (!warned) {
+            opal_show_help("help-coll-hdring.txt", "bad model", true, cfg->model_latency_us, cfg->model_bandwidth_mbs,
+                           cfg->model_reduce_mbs, DEFAULT_LATENCY_US, DEFAULT_BANDWIDTH_MBS, DEFAULT_REDUCE_MBS);
+            warned = true;
+        }
+        cfg->model_latency_us = DEFAULT_LATENCY_US;
+        cfg->model_bandwidth_mbs = DEFAULT_BANDWIDTH_MBS;
+        cfg->model_reduce_mbs = DEFAULT_REDUCE_MBS;
+    }
+}
 
 const char *mca_coll_hdring_coll_name(hdring_coll_t coll) { return coll_params[coll].name; }
 
@@ -167,9 +172,10 @@ static int register_collective(hdring_coll_t coll)
         snprintf(name, sizeof(name), "%s_small_bytes_%s", cp->name, kind[k]);
         snprintf(help, sizeof(help),
                  "With %s_algorithm auto and a communicator size that is %s: vectors of at most this many bytes "
-                 "(%s) use %s",
+                 "(%s) use %s. 0 (default): where the cost model (coll_hdring_model_*) puts the crossover for "
+                 "each communicator size",
                  cp->name, kind_help[k], cp->bytes_help, cp->small_help);
-        cfg->small_bytes[coll][k] = default_small_bytes[coll][k];
+        cfg->small_bytes[coll][k] = 0;
         rc = register_var(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6, &cfg->small_bytes[coll][k]);
         if (OMPI_SUCCESS != rc) {
             return rc;
@@ -177,9 +183,10 @@ static int register_collective(hdring_coll_t coll)
         snprintf(name, sizeof(name), "%s_large_bytes_%s", cp->name, kind[k]);
         snprintf(help, sizeof(help),
                  "With %s_algorithm auto and a communicator size that is %s: vectors of at least this many bytes "
-                 "(%s) use %s; sizes between small and large use %s",
+                 "(%s) use %s (not for non-commutative operations). 0 (default): where the cost model puts the "
+                 "crossover; between the thresholds the model picks %s",
                  cp->name, kind_help[k], cp->bytes_help, cp->large_help, cp->medium_help);
-        cfg->large_bytes[coll][k] = default_large_bytes[coll][k];
+        cfg->large_bytes[coll][k] = 0;
         rc = register_var(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6, &cfg->large_bytes[coll][k]);
         if (OMPI_SUCCESS != rc) {
             return rc;
@@ -210,6 +217,25 @@ static int hdring_register(void)
                       MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_5, &cfg->verbose);
     if (OMPI_SUCCESS != rc) {
         return rc;
+    }
+    const struct {
+        const char *name, *help;
+        double value, *storage;
+    } model[] = {
+        {"model_latency_us", "Cost model: time of one message, microseconds (alpha). Measure with hdring_calibrate",
+         DEFAULT_LATENCY_US, &cfg->model_latency_us},
+        {"model_bandwidth_mbs", "Cost model: bandwidth of one link direction, MB/s (1/beta)", DEFAULT_BANDWIDTH_MBS,
+         &cfg->model_bandwidth_mbs},
+        {"model_reduce_mbs", "Cost model: speed of a local reduction, MB/s (1/gamma)", DEFAULT_REDUCE_MBS,
+         &cfg->model_reduce_mbs},
+    };
+    for (size_t i = 0; i < sizeof(model) / sizeof(model[0]); ++i) {
+        *model[i].storage = model[i].value;
+        rc = register_var(model[i].name, model[i].help, MCA_BASE_VAR_TYPE_DOUBLE, NULL, OPAL_INFO_LVL_6,
+                          model[i].storage);
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
     }
     cfg->scratch_cache_bytes = 64 << 20;
     rc = register_var("scratch_cache_bytes",

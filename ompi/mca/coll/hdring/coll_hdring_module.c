@@ -42,6 +42,7 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
     m->fallback_retained = false;
     m->scratch.mem = NULL;
     m->scratch.bytes = 0;
+    memset(m->plan, 0, sizeof(m->plan));
 }
 
 static void hdring_module_destruct(mca_coll_hdring_module_t *m)
@@ -94,7 +95,7 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
     if (NULL == m) {
         return NULL;
     }
-    m->config = mca_coll_hdring_component.config;
+    mca_coll_hdring_config_snapshot(&m->config);
     m->super.coll_module_enable = hdring_module_enable;
     m->super.coll_module_disable = hdring_module_disable;
     m->super.coll_allreduce = mca_coll_hdring_allreduce;

@@ -11,20 +11,41 @@ static int subtree_span(int r, int p)
     return mask;
 }
 
+/* The sends to this rank's children, largest subtree first, in one exchange, so the children receive
+ * concurrently (the model still queues them on the send port). Without `blocks` every child gets `count`
+ * elements at `whole`; with them, the blocks of its subtree from acc. */
+static int send_to_children(const hdring_xport_t *x, int span, const hdring_partition_t *blocks, hdring_buf_t acc,
+                            hdring_loc_t whole, size_t count)
+{
+    const int r = x->rank, p = x->size;
+    hdring_msg_t msgs[HDRING_MAX_LOG2_P + 1];
+    int n = 0;
+
+    for (int mask = span >> 1; mask > 0; mask >>= 1) {
+        const int child = r + mask;
+        if (child >= p) {
+            continue;
+        }
+        if (NULL == blocks) {
+            msgs[n++] = hdring_msg(child, whole, count);
+        } else {
+            const int end = child + mask < p ? child + mask : p;
+            const size_t at = hdring_part_offset(blocks, child);
+            msgs[n++] = hdring_msg(child, hdring_at(acc, at), hdring_part_offset(blocks, end) - at);
+        }
+    }
+    return x->ops->exchange(x->ctx, msgs, n, NULL, 0);
+}
+
 int hdring_binomial_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count)
 {
-    const int r = x->rank, p = x->size, span = subtree_span(r, p);
+    const int r = x->rank, span = subtree_span(r, x->size);
     int rc = HDRING_OK;
 
     if (r != 0) {
         rc = hdring_recv(x, hdring_msg(r - span, at, count));
     }
-    for (int mask = span >> 1; mask > 0 && HDRING_OK == rc; mask >>= 1) {
-        if (r + mask < p) {
-            rc = hdring_send(x, hdring_msg(r + mask, at, count));
-        }
-    }
-    return rc;
+    return HDRING_OK == rc ? send_to_children(x, span, NULL, at.buf, at, count) : rc;
 }
 
 int hdring_binomial_scatter(const hdring_xport_t *x, const hdring_partition_t *blocks, hdring_buf_t acc)
@@ -37,13 +58,5 @@ int hdring_binomial_scatter(const hdring_xport_t *x, const hdring_partition_t *b
         const size_t at = hdring_part_offset(blocks, r);
         rc = hdring_recv(x, hdring_msg(r - span, hdring_at(acc, at), hdring_part_offset(blocks, end) - at));
     }
-    for (int mask = span >> 1; mask > 0 && HDRING_OK == rc; mask >>= 1) {
-        const int child = r + mask;
-        if (child < p) {
-            const int end = child + mask < p ? child + mask : p;
-            const size_t at = hdring_part_offset(blocks, child);
-            rc = hdring_send(x, hdring_msg(child, hdring_at(acc, at), hdring_part_offset(blocks, end) - at));
-        }
-    }
-    return rc;
+    return HDRING_OK == rc ? send_to_children(x, span, blocks, acc, hdring_at(acc, 0), 0) : rc;
 }

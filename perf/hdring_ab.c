@@ -1,0 +1,518 @@
+/*
+ * hdring_ab: hdring against tuned, side by side in one job.
+ *
+ * Three duplicates of MPI_COMM_WORLD are bound, through MPI_T writes of coll_hdring_priority before each
+ * MPI_Comm_dup, to hdring (auto, or --alg), to tuned, and to tuned again as a control. For every collective
+ * and size the three are timed in interleaved order (hdring tuned control / control tuned hdring / ...) in
+ * rounds; each sample is the slowest rank's time per call over a batch long enough to measure. Reported per
+ * size: the median over rounds of the paired ratio hdring/tuned, its min and max, and control/tuned, which
+ * should be 1: a control outside 1 +- 5% marks the size as noisy.
+ *
+ *   mpirun -np 4 hdring_ab [--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS]
+ *                          [--csv FILE] [--compare]
+ *
+ * --compare times every hdring algorithm of each collective (one communicator each) and tuned, interleaved
+ * the same way, and names the fastest per size: the measurements behind the automatic choice's defaults.
+ *
+ * --alg forces one algorithm on the hdring communicator (for every collective measured). To compare with a
+ * forced tuned algorithm, start the job with --mca coll_tuned_use_dynamic_rules 1 --mca
+ * coll_tuned_<coll>_algorithm N: tuned reads them when its communicators are created; the header says what
+ * tuned ran.
+ *
+ * Sizes are the whole vector in bytes, as coll_hdring_verbose reports them: allreduce and bcast the buffer,
+ * reduce_scatter(_block) the input vector (p equal blocks), allgather the output (p blocks). Reductions use
+ * MPI_FLOAT and MPI_SUM, data movement MPI_CHAR, as the OSU benchmarks do. Run with MALLOC_MMAP_THRESHOLD_ and
+ * MALLOC_TRIM_THRESHOLD_ set (perf/run-ab.sh does): allocator page faults otherwise swing results.
+ */
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_SIZES 64
+#define MAX_ROUNDS 101
+
+enum { COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_REDUCE_SCATTER_BLOCK, COLL_ALLGATHER, COLL_BCAST, NCOLLS };
+static const char *const coll_names[NCOLLS] = {"allreduce", "reduce_scatter", "reduce_scatter_block", "allgather",
+                                               "bcast"};
+
+typedef struct options {
+    bool colls[NCOLLS];
+    size_t sizes[MAX_SIZES];
+    int nsizes;
+    const char *alg, *csv;
+    bool compare; /* time every hdring algorithm instead of hdring against tuned */
+    int rounds;
+    double batch_s;
+} options_t;
+
+#define MAX_CONTENDERS 5
+
+typedef struct bench {
+    MPI_Comm comm[3]; /* hdring, tuned, control */
+    MPI_Comm algs[NCOLLS][MAX_CONTENDERS]; /* --compare: one communicator per hdring algorithm */
+    MPI_Comm book;    /* bookkeeping (tuned): barriers and the max of the timings */
+    int rank, size;
+    char *sbuf, *rbuf;
+    int *rcounts;
+    size_t cap;
+} bench_t;
+
+/* ---------------------------------------------------------------- MPI_T */
+
+static int cvar_index(const char *name)
+{
+    int index;
+    return MPI_SUCCESS == MPI_T_cvar_get_index(name, &index) ? index : -1;
+}
+
+/* Writes an int (or enum, by name) MCA variable. Returns 0, or -1 with a message. */
+static int cvar_write(const char *name, const char *value)
+{
+    char vname[256], desc[1024];
+    int index = cvar_index(name), verbosity, bind, scope, nlen = sizeof(vname), dlen = sizeof(desc), count, v;
+    MPI_Datatype dt;
+    MPI_T_enum en;
+    MPI_T_cvar_handle h;
+    char *end;
+
+    if (index < 0) {
+        fprintf(stderr, "hdring_ab: no MCA variable %s (is the component loaded?)\n", name);
+        return -1;
+    }
+    MPI_T_cvar_get_info(index, vname, &nlen, &verbosity, &dt, &en, desc, &dlen, &bind, &scope);
+    v = (int) strtol(value, &end, 10);
+    if ('\0' != *end) {
+        int num, found = 0;
+        char iname[256];
+        int ilen = sizeof(iname);
+        if (MPI_T_ENUM_NULL == en || MPI_SUCCESS != MPI_T_enum_get_info(en, &num, iname, &ilen)) {
+            fprintf(stderr, "hdring_ab: %s takes a number, not %s\n", name, value);
+            return -1;
+        }
+        for (int i = 0; i < num && !found; ++i) {
+            ilen = sizeof(iname);
+            MPI_T_enum_get_item(en, i, &v, iname, &ilen);
+            found = 0 == strcmp(iname, value);
+        }
+        if (!found) {
+            fprintf(stderr, "hdring_ab: %s has no value %s\n", name, value);
+            return -1;
+        }
+    }
+    if (MPI_SUCCESS != MPI_T_cvar_handle_alloc(index, NULL, &h, &count) || MPI_SUCCESS != MPI_T_cvar_write(h, &v)) {
+        fprintf(stderr, "hdring_ab: cannot write %s\n", name);
+        return -1;
+    }
+    MPI_T_cvar_handle_free(&h);
+    return 0;
+}
+
+static void cvar_must(const char *name, const char *value)
+{
+    if (0 != cvar_write(name, value)) {
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+}
+
+static int cvar_read_int(const char *name, int *v)
+{
+    int index = cvar_index(name), count;
+    MPI_T_cvar_handle h;
+    if (index < 0 || MPI_SUCCESS != MPI_T_cvar_handle_alloc(index, NULL, &h, &count)) {
+        return -1;
+    }
+    const int rc = MPI_T_cvar_read(h, v);
+    MPI_T_cvar_handle_free(&h);
+    return MPI_SUCCESS == rc ? 0 : -1;
+}
+
+/* What tuned runs: its default decision, or an algorithm forced for the whole job. */
+static const char *tuned_label(int coll)
+{
+    static char label[96];
+    int dynamic = 0, forced = 0;
+    char name[96];
+    snprintf(name, sizeof(name), "coll_tuned_%s_algorithm", coll_names[coll]);
+    if (0 == cvar_read_int("coll_tuned_use_dynamic_rules", &dynamic) && dynamic && 0 == cvar_read_int(name, &forced) &&
+        forced > 0) {
+        snprintf(label, sizeof(label), "forced algorithm %d", forced);
+        return label;
+    }
+    return "default decision";
+}
+
+/* ---------------------------------------------------------------- one collective call */
+
+static void call(const bench_t *b, int coll, size_t bytes, MPI_Comm comm)
+{
+    const int p = b->size;
+    switch (coll) {
+    case COLL_ALLREDUCE:
+        MPI_Allreduce(b->sbuf, b->rbuf, (int) (bytes / sizeof(float)), MPI_FLOAT, MPI_SUM, comm);
+        break;
+    case COLL_REDUCE_SCATTER:
+        MPI_Reduce_scatter(b->sbuf, b->rbuf, b->rcounts, MPI_FLOAT, MPI_SUM, comm);
+        break;
+    case COLL_REDUCE_SCATTER_BLOCK:
+        MPI_Reduce_scatter_block(b->sbuf, b->rbuf, (int) (bytes / sizeof(float) / (size_t) p), MPI_FLOAT, MPI_SUM, comm);
+        break;
+    case COLL_ALLGATHER:
+        MPI_Allgather(b->sbuf, (int) (bytes / (size_t) p), MPI_CHAR, b->rbuf, (int) (bytes / (size_t) p), MPI_CHAR, comm);
+        break;
+    default:
+        MPI_Bcast(b->rbuf, (int) bytes, MPI_CHAR, 0, comm);
+        break;
+    }
+}
+
+/* Seconds per call for `iters` calls, the slowest rank's. */
+static double timed(const bench_t *b, int coll, size_t bytes, MPI_Comm comm, int iters)
+{
+    MPI_Barrier(b->book);
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+        call(b, coll, bytes, comm);
+    }
+    double t = (MPI_Wtime() - t0) / iters, slowest;
+    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, b->book);
+    return slowest;
+}
+
+static int cmp(const void *x, const void *y)
+{
+    const double a = *(const double *) x, c = *(const double *) y;
+    return a < c ? -1 : a > c;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t) n, sizeof(*v), cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* The sizes a collective can take at p ranks: whole elements, p equal blocks. */
+static size_t usable(int coll, size_t bytes, int p)
+{
+    const size_t unit = (COLL_ALLREDUCE == coll || COLL_BCAST == coll) ? (COLL_ALLREDUCE == coll ? 4 : 1)
+                        : COLL_ALLGATHER == coll                        ? (size_t) p
+                                                                        : 4 * (size_t) p;
+    return bytes / unit * unit;
+}
+
+/* Sets up one size: the bytes the collective can take at p ranks, with recvcounts to match; false to skip. */
+static bool prepare(bench_t *b, int coll, size_t requested, size_t *bytes)
+{
+    *bytes = usable(coll, requested, b->size);
+    for (int i = 0; i < b->size; ++i) {
+        b->rcounts[i] = (int) (*bytes / sizeof(float) / (size_t) b->size);
+    }
+    return 0 != *bytes || 0 == requested;
+}
+
+/* Calls per sample, so that a sample lasts about batch_s (from a short timing on the tuned communicator). */
+static int batch_iters(const bench_t *b, const options_t *o, int coll, size_t bytes)
+{
+    const double one = timed(b, coll, bytes, b->comm[1], 3);
+    const double want = one > 0 ? o->batch_s / one : 1000;
+    return want < 1 ? 1 : want > 1000 ? 1000 : (int) want;
+}
+
+static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
+{
+    const int order[6][3] = {{0, 1, 2}, {2, 1, 0}, {1, 2, 0}, {0, 2, 1}, {2, 0, 1}, {1, 0, 2}};
+    double hd_ratio[MAX_ROUNDS], ctl_ratio[MAX_ROUNDS], t_hd[MAX_ROUNDS], t_tu[MAX_ROUNDS];
+
+    if (0 == b->rank) {
+        printf("\n# %s, %d ranks: hdring (%s) vs tuned (%s), %d interleaved rounds\n", coll_names[coll], b->size,
+               o->alg ? o->alg : "auto", tuned_label(coll), o->rounds);
+        printf("%-12s %12s %12s %9s %9s %9s %9s  %s\n", "# Size", "hdring(us)", "tuned(us)", "ratio", "min", "max",
+               "control", "note");
+    }
+    for (int si = 0; si < o->nsizes; ++si) {
+        size_t bytes;
+        if (!prepare(b, coll, o->sizes[si], &bytes)) {
+            continue;
+        }
+        for (int c = 0; c < 3; ++c) { /* warm up */
+            call(b, coll, bytes, b->comm[c]);
+        }
+        const int iters = batch_iters(b, o, coll, bytes);
+        for (int r = 0; r < o->rounds; ++r) {
+            double t[3];
+            for (int k = 0; k < 3; ++k) {
+                const int c = order[r % 6][k];
+                t[c] = timed(b, coll, bytes, b->comm[c], iters);
+            }
+            hd_ratio[r] = t[0] / t[1];
+            ctl_ratio[r] = t[2] / t[1];
+            t_hd[r] = t[0];
+            t_tu[r] = t[1];
+        }
+        if (0 == b->rank) {
+            double sorted[MAX_ROUNDS];
+            memcpy(sorted, hd_ratio, (size_t) o->rounds * sizeof(double));
+            const double med = median(sorted, o->rounds), mn = sorted[0], mx = sorted[o->rounds - 1];
+            const double ctl = median(ctl_ratio, o->rounds);
+            const double hd = median(t_hd, o->rounds), tu = median(t_tu, o->rounds);
+            const char *note = ctl < 0.95 || ctl > 1.05 ? "noisy: control outside 1+-5%" : "";
+            printf("%-12zu %12.2f %12.2f %9.3f %9.3f %9.3f %9.3f  %s\n", bytes, hd * 1e6, tu * 1e6, med, mn, mx, ctl,
+                   note);
+            fflush(stdout);
+            if (NULL != csv) {
+                fprintf(csv, "%s,%d,%s,%zu,%.3f,%.3f,%.5f,%.5f,%.5f,%.5f\n", coll_names[coll], b->size,
+                        o->alg ? o->alg : "auto", bytes, hd * 1e6, tu * 1e6, med, mn, mx, ctl);
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- --compare: every hdring algorithm */
+
+static const char *const coll_algs[NCOLLS][MAX_CONTENDERS] = {
+    {"recursive_doubling", "rhd", "binary_blocks", "ring", NULL},
+    {"rhd", "binary_blocks", "ring", NULL},
+    {"rhd", "binary_blocks", "ring", NULL},
+    {"rhd", "binary_blocks", "ring", NULL},
+    {"binomial", "scatter_rhd", "scatter_ring", NULL},
+};
+
+static int nalgs(int coll)
+{
+    int n = 0;
+    while (n < MAX_CONTENDERS && NULL != coll_algs[coll][n]) {
+        ++n;
+    }
+    return n;
+}
+
+static void run_compare(bench_t *b, const options_t *o, int coll, FILE *csv)
+{
+    const int n = nalgs(coll) + 1; /* the algorithms, then tuned */
+    double t[MAX_ROUNDS][MAX_CONTENDERS + 1];
+
+    if (0 == b->rank) {
+        printf("\n# %s, %d ranks: every hdring algorithm and tuned (%s), us per call, medians of %d interleaved "
+               "rounds\n%-12s", coll_names[coll], b->size, tuned_label(coll), o->rounds, "# Size");
+        for (int a = 0; a < n - 1; ++a) {
+            printf(" %18s", coll_algs[coll][a]);
+        }
+        printf(" %12s  %s\n", "tuned", "fastest");
+    }
+    for (int si = 0; si < o->nsizes; ++si) {
+        size_t bytes;
+        if (!prepare(b, coll, o->sizes[si], &bytes)) {
+            continue;
+        }
+        for (int a = 0; a < n; ++a) { /* warm up */
+            call(b, coll, bytes, a < n - 1 ? b->algs[coll][a] : b->comm[1]);
+        }
+        const int iters = batch_iters(b, o, coll, bytes);
+        for (int r = 0; r < o->rounds; ++r) {
+            for (int k = 0; k < n; ++k) { /* rotate, and reverse every other round */
+                const int a = (r % 2 ? n - 1 - k + r : k + r) % n;
+                t[r][a] = timed(b, coll, bytes, a < n - 1 ? b->algs[coll][a] : b->comm[1], iters);
+            }
+        }
+        if (0 == b->rank) {
+            double med[MAX_CONTENDERS + 1], col[MAX_ROUNDS];
+            int best = 0;
+            for (int a = 0; a < n; ++a) {
+                for (int r = 0; r < o->rounds; ++r) {
+                    col[r] = t[r][a];
+                }
+                med[a] = median(col, o->rounds);
+                best = a < n - 1 && med[a] < med[best] ? a : best;
+            }
+            printf("%-12zu", bytes);
+            for (int a = 0; a < n - 1; ++a) {
+                printf(" %18.2f", med[a] * 1e6);
+            }
+            printf(" %12.2f  %s\n", med[n - 1] * 1e6, coll_algs[coll][best]);
+            fflush(stdout);
+            if (NULL != csv) {
+                for (int a = 0; a < n; ++a) {
+                    fprintf(csv, "%s,%d,%s,%zu,%.3f\n", coll_names[coll], b->size,
+                            a < n - 1 ? coll_algs[coll][a] : "tuned", bytes, med[a] * 1e6);
+                }
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------- setup */
+
+static void usage(const char *why)
+{
+    fprintf(stderr, "hdring_ab: %s\nusage: hdring_ab [--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] "
+                    "[--rounds N] [--batch-ms MS] [--csv FILE] [--compare]\n", why);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+}
+
+static void parse(int argc, char **argv, options_t *o)
+{
+    o->rounds = 11;
+    o->batch_s = 5e-3;
+    for (int i = 1; i < argc; ++i) {
+        const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (NULL == val && 0 != strcmp(arg, "--compare")) {
+            usage("missing value");
+        }
+        ++i;
+        if (0 == strcmp(arg, "--coll")) {
+            for (int c = 0; c < NCOLLS; ++c) {
+                char list[256];
+                snprintf(list, sizeof(list), ",%s,", val);
+                char item[64];
+                snprintf(item, sizeof(item), ",%s,", coll_names[c]);
+                o->colls[c] = NULL != strstr(list, item) || 0 == strcmp(val, "all");
+            }
+        } else if (0 == strcmp(arg, "--sizes")) {
+            char *end;
+            const size_t lo = strtoull(val, &end, 10);
+            o->nsizes = 0;
+            if (':' == *end) { /* MIN:MAX, factors of 4 */
+                const size_t hi = strtoull(end + 1, NULL, 10);
+                for (size_t s = lo; s <= hi && o->nsizes < MAX_SIZES; s *= 4) {
+                    o->sizes[o->nsizes++] = s;
+                    if (0 == s) {
+                        break;
+                    }
+                }
+            } else {
+                for (const char *q = val; q && *q && o->nsizes < MAX_SIZES; q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL) {
+                    o->sizes[o->nsizes++] = strtoull(q, NULL, 10);
+                }
+            }
+        } else if (0 == strcmp(arg, "--alg")) {
+            o->alg = val;
+        } else if (0 == strcmp(arg, "--compare")) {
+            o->compare = true;
+            --i; /* a flag: no value */
+        } else if (0 == strcmp(arg, "--rounds")) {
+            o->rounds = atoi(val);
+            if (o->rounds < 1 || o->rounds > MAX_ROUNDS) {
+                usage("--rounds takes 1 to 101");
+            }
+        } else if (0 == strcmp(arg, "--batch-ms")) {
+            o->batch_s = atof(val) / 1e3;
+        } else if (0 == strcmp(arg, "--csv")) {
+            o->csv = val;
+        } else {
+            usage("unknown option");
+        }
+    }
+    if (0 == o->nsizes) {
+        for (size_t s = 4; s <= ((size_t) 4 << 20); s *= 4) {
+            o->sizes[o->nsizes++] = s;
+        }
+    }
+    bool any = false;
+    for (int c = 0; c < NCOLLS; ++c) {
+        any |= o->colls[c];
+    }
+    if (!any) {
+        for (int c = 0; c < NCOLLS; ++c) {
+            o->colls[c] = true;
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    options_t o = {0};
+    bench_t b = {0};
+    int provided, priority;
+    char value[32];
+    FILE *csv = NULL;
+
+    MPI_Init(&argc, &argv);
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &b.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &b.size);
+    parse(argc, argv, &o);
+
+    if (0 != cvar_read_int("coll_hdring_priority", &priority)) {
+        if (0 == b.rank) {
+            fprintf(stderr, "hdring_ab: coll/hdring is not loaded (see README: installing)\n");
+        }
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    if (priority < 0) {
+        priority = 40;
+    }
+    for (int c = 0; c < NCOLLS; ++c) {
+        char name[96];
+        snprintf(name, sizeof(name), "coll_hdring_%s_algorithm", coll_names[c]);
+        if (o.colls[c] && NULL != o.alg) {
+            cvar_must(name, o.alg);
+        }
+    }
+    snprintf(value, sizeof(value), "%d", priority);
+    cvar_must("coll_hdring_priority", value);
+    MPI_Comm_dup(MPI_COMM_WORLD, &b.comm[0]);
+    for (int c = 0; c < NCOLLS && o.compare; ++c) {
+        char name[96];
+        snprintf(name, sizeof(name), "coll_hdring_%s_algorithm", coll_names[c]);
+        for (int a = 0; a < nalgs(c) && o.colls[c]; ++a) {
+            cvar_must(name, coll_algs[c][a]);
+            MPI_Comm_dup(MPI_COMM_WORLD, &b.algs[c][a]);
+        }
+        cvar_must(name, "auto");
+    }
+    cvar_must("coll_hdring_priority", "-1");
+    MPI_Comm_dup(MPI_COMM_WORLD, &b.comm[1]);
+    MPI_Comm_dup(MPI_COMM_WORLD, &b.comm[2]);
+    MPI_Comm_dup(MPI_COMM_WORLD, &b.book);
+    cvar_must("coll_hdring_priority", value);
+
+    size_t max = 0;
+    for (int i = 0; i < o.nsizes; ++i) {
+        max = o.sizes[i] > max ? o.sizes[i] : max;
+    }
+    b.cap = max + 64;
+    b.sbuf = calloc(1, b.cap);
+    b.rbuf = calloc(1, b.cap);
+    b.rcounts = calloc((size_t) b.size, sizeof(int));
+    if (NULL == b.sbuf || NULL == b.rbuf || NULL == b.rcounts) {
+        usage("out of memory");
+    }
+    if (0 == b.rank) {
+        char host[MPI_MAX_PROCESSOR_NAME];
+        int len;
+        MPI_Get_processor_name(host, &len);
+        const char *mmap = getenv("MALLOC_MMAP_THRESHOLD_"), *trim = getenv("MALLOC_TRIM_THRESHOLD_");
+        printf("# hdring_ab on %s, %d ranks; ratio = hdring/tuned time (< 1: hdring faster), medians of paired "
+               "rounds; control = tuned/tuned\n", host, b.size);
+        printf("# MALLOC_MMAP_THRESHOLD_=%s MALLOC_TRIM_THRESHOLD_=%s%s\n", mmap ? mmap : "(unset)",
+               trim ? trim : "(unset)", mmap && trim ? "" : "  WARNING: allocator page faults may swing results");
+        if (NULL != o.csv && NULL == (csv = fopen(o.csv, "a"))) {
+            fprintf(stderr, "hdring_ab: cannot write %s\n", o.csv);
+        }
+    }
+    for (int c = 0; c < NCOLLS; ++c) {
+        if (o.colls[c]) {
+            (o.compare ? run_compare : run)(&b, &o, c, csv);
+        }
+    }
+    if (NULL != csv) {
+        fclose(csv);
+    }
+    for (int c = 0; c < 3; ++c) {
+        MPI_Comm_free(&b.comm[c]);
+    }
+    for (int c = 0; c < NCOLLS && o.compare; ++c) {
+        for (int a = 0; a < nalgs(c) && o.colls[c]; ++a) {
+            MPI_Comm_free(&b.algs[c][a]);
+        }
+    }
+    MPI_Comm_free(&b.book);
+    free(b.sbuf);
+    free(b.rbuf);
+    free(b.rcounts);
+    MPI_T_finalize();
+    MPI_Finalize();
+    return 0;
+}
