@@ -219,6 +219,8 @@ suite_decision() {
     else
         fail "set thresholds override the model: small -> recursive_doubling, between -> model, large -> ring (np=5)"
     fi
+    check "no scratch cache (every call allocates its own): still correct (np=5)" 5 \
+        --mca coll_hdring_scratch_cache_bytes 0 "$bin/hdring_check" --coll allreduce,reduce_scatter --quick
     mpi 4 --mca coll_hdring_model_bandwidth_mbs 0 "$bin/hdring_check" --coll allreduce --alg auto --quick
     if [ $? -eq 0 ] && has 'coll_hdring_model_bandwidth_mbs: 0 \(default' && has ', 0 failures$'; then
         pass "an invalid cost model parameter is reported once and replaced by its default (np=4)"
