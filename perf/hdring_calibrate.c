@@ -6,7 +6,9 @@
  * alpha (coll_hdring_model_latency_us): half the round trip of a 1-byte ping-pong between ranks 0 and 1;
  * beta (coll_hdring_model_bandwidth_mbs): from the time of a simultaneous exchange (MPI_Sendrecv) of 4 MiB in
  * each direction, the pattern the algorithms use; gamma (coll_hdring_model_reduce_mbs): MPI_Reduce_local of
- * 4 MiB of doubles with MPI_SUM. Each is the median of N repetitions (default 51). The output is an MCA
+ * 4 MiB of doubles with MPI_SUM. It also compares the exchange with a one-way stream of 4 MiB: on a
+ * full-duplex link both directions get the full rate. Each is the median of N repetitions (default 51). The
+ * output is an MCA
  * parameter file fragment (e.g. for $HOME/.openmpi/mca-params.conf); the MPI_T settings of the same names
  * work too.
  */
@@ -81,6 +83,23 @@ int main(int argc, char **argv)
     }
     const double beta = (median(t, reps) - alpha) / BIG;
 
+    /* one way: rank 0 streams 4 MiB to rank 1; a full-duplex link gives the exchange the same rate */
+    for (int i = -2; i < reps; ++i) {
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double t0 = MPI_Wtime();
+        if (0 == rank) {
+            MPI_Send(a, BIG, MPI_CHAR, peer, 2, MPI_COMM_WORLD);
+            MPI_Recv(b, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(b, BIG, MPI_CHAR, peer, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(a, 1, MPI_CHAR, peer, 3, MPI_COMM_WORLD);
+        }
+        if (i >= 0) {
+            t[i] = MPI_Wtime() - t0;
+        }
+    }
+    const double one_way = (median(t, reps) - 2 * alpha) / BIG;
+
     /* gamma: a local reduction of 4 MiB of doubles */
     double *x = (double *) a, *y = (double *) b;
     for (int i = -2; i < reps; ++i) {
@@ -97,6 +116,8 @@ int main(int argc, char **argv)
         printf("coll_hdring_model_latency_us = %.3f\n", alpha * 1e6);
         printf("coll_hdring_model_bandwidth_mbs = %.0f\n", 1e-6 / beta);
         printf("coll_hdring_model_reduce_mbs = %.0f\n", 1e-6 / gamma);
+        printf("# one way %.0f MB/s, exchange %.0f MB/s per direction: exchange/one way = %.2f (1.00 on a full-duplex "
+               "link)\n", 1e-6 / one_way, 1e-6 / beta, one_way / beta);
     }
     free(a);
     free(b);

@@ -6,11 +6,12 @@
 #   HDRING_STAGE    directory holding mca_coll_hdring.so and its help file
 #   HDRING_TESTBIN  directory of the MPI test programs
 #   MPIRUN, OMPI_INFO
-#   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix trace decision repro large
+#   HDRING_SRCDIR   the source tree (for perf/cluster)
+#   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix trace decision repro large cluster
 set -u
 
 : "${HDRING_STAGE:?}" "${HDRING_TESTBIN:?}" "${MPIRUN:=mpirun}" "${OMPI_INFO:=ompi_info}"
-SUITES=${HDRING_MPI_SUITES:-foundation matrix trace decision repro large}
+SUITES=${HDRING_MPI_SUITES:-foundation matrix trace decision repro large cluster}
 TIMEOUT=${HDRING_MPI_TIMEOUT:-300}
 
 export OMPI_MCA_mca_component_path="$HDRING_STAGE:SYS_DEFAULT"
@@ -241,6 +242,25 @@ suite_repro() {
 suite_large() {
     check "allreduce, allgather, bcast, reduce_scatter_block of more than 2^31 bytes, auto and every algorithm (np=2)" 2 \
         "$HDRING_TESTBIN/hdring_check" --large
+}
+
+# Across an emulated cluster (perf/cluster): 3 network-namespace nodes x 2 ranks, TCP between nodes on shaped
+# 1 Gbit/s links, shared memory within a node. Needs root; skipped otherwise.
+suite_cluster() {
+    local name="every collective and algorithm across 3 emulated nodes x 2 ranks (TCP between nodes)"
+    if [ "$(id -u)" -ne 0 ]; then
+        n=$((n + 1))
+        echo "ok $n - $name # SKIP needs root (network namespaces)"
+        return
+    fi
+    OMPI_MCA_op=^avx timeout -k 10 "$TIMEOUT" "${HDRING_SRCDIR:?}/perf/cluster/cluster.sh" run 3 1gbit 2 -- \
+        "$HDRING_TESTBIN/hdring_check" --quick >"$LOG" 2>&1
+    local rc=$?
+    if [ $rc -eq 0 ] && grep -Eq '^hdring_check: [0-9]+ cases, 0 failures$' "$LOG"; then
+        pass "$name"
+    else
+        fail "$name" "exit status $rc"
+    fi
 }
 
 for suite in $SUITES; do
