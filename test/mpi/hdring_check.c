@@ -462,7 +462,7 @@ static void fill_block(const kind_t *k, void *buf, size_t n, int rank, int salt)
     free(tmp);
 }
 
-static void run_allgather(ctx_t *c, const kind_t *k, size_t n, bool in_place, bool mixed_types)
+static void run_allgather(ctx_t *c, const kind_t *k, size_t n, bool in_place)
 {
     const int salt = ++c->salt;
     const size_t total = n * (size_t) c->size;
@@ -473,9 +473,6 @@ static void run_allgather(ctx_t *c, const kind_t *k, size_t n, bool in_place, bo
     if (in_place) {
         memcpy(rbuf + (size_t) c->rank * n * k->size, sbuf, n * k->size);
         MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rbuf, (int) n, *k->type, c->comm);
-    } else if (mixed_types) {
-        /* send n pairs of ints as 2n MPI_INTs, receive them as n contiguous pairs */
-        MPI_Allgather(sbuf, (int) (2 * n), MPI_INT, rbuf, (int) n, pair_int_type, c->comm);
     } else {
         MPI_Allgather(sbuf, (int) n, *k->type, rbuf, (int) n, *k->type, c->comm);
     }
@@ -484,6 +481,73 @@ static void run_allgather(ctx_t *c, const kind_t *k, size_t n, bool in_place, bo
     free(sbuf);
     free(rbuf);
     free(want);
+}
+
+/* The same n pairs of ints under three (count, datatype) descriptions with one type signature, as ranks may
+ * use them in one call: view 0 is 2n MPI_INTs, 1 is n contiguous pairs, 2 is n gap_t (not contiguous). The
+ * expected values are gap_t, checked with the gap kind. */
+static const kind_t int_pairs_kind = {"int_pairs(mixed views)", "-", sizeof(gap_t), &gap_type, NULL,
+                                      fill_gap, NULL, equal_gap, show_gap, true};
+
+static int view_count(int view, size_t n) { return (int) (0 == view ? 2 * n : n); }
+static MPI_Datatype view_type(int view) { return 0 == view ? MPI_INT : 1 == view ? pair_int_type : gap_type; }
+
+static void *view_alloc(int view, size_t n)
+{
+    void *buf = xmalloc(n * sizeof(gap_t));
+    if (2 == view) {
+        init_out(&int_pairs_kind, buf, n);
+    } else {
+        memset(buf, OUT_GARBAGE, n * 2 * sizeof(int));
+    }
+    return buf;
+}
+
+static void to_view(int view, void *buf, const gap_t *pairs, size_t n)
+{
+    if (2 == view) {
+        memcpy(buf, pairs, n * sizeof(gap_t));
+        return;
+    }
+    int *x = buf;
+    for (size_t i = 0; i < n; ++i) {
+        x[2 * i] = pairs[i].a;
+        x[2 * i + 1] = pairs[i].b;
+    }
+}
+
+static void from_view(int view, const void *buf, gap_t *pairs, size_t n)
+{
+    if (2 == view) {
+        memcpy(pairs, buf, n * sizeof(gap_t));
+        return;
+    }
+    const int *x = buf;
+    for (size_t i = 0; i < n; ++i) {
+        pairs[i].pad0 = pairs[i].pad1 = pairs[i].pad2 = GAP_SENTINEL;
+        pairs[i].a = x[2 * i];
+        pairs[i].b = x[2 * i + 1];
+    }
+}
+
+/* Each rank sends its block in one view and receives in another. */
+static void run_allgather_mixed(ctx_t *c, size_t n)
+{
+    const int salt = ++c->salt, sview = (c->rank + 1) % 3, rview = c->rank % 3;
+    const size_t total = n * (size_t) c->size;
+    gap_t *want = xmalloc(total * sizeof(gap_t)), *got = xmalloc(total * sizeof(gap_t));
+    void *sbuf = view_alloc(sview, n), *rbuf = view_alloc(rview, total);
+    fill_gap(want, total, 0, salt);
+    to_view(sview, sbuf, want + (size_t) c->rank * n, n);
+    MPI_Allgather(sbuf, view_count(sview, n), view_type(sview), rbuf, view_count(rview, n), view_type(rview),
+                  c->comm);
+    from_view(rview, rbuf, got, total);
+    check_range(c, &int_pairs_kind, total, false, -1, got, want, total, 0, "result");
+    ++c->cases;
+    free(sbuf);
+    free(rbuf);
+    free(want);
+    free(got);
 }
 
 static void run_bcast(ctx_t *c, const kind_t *k, size_t count, int root)
@@ -593,13 +657,10 @@ static void run_collective(ctx_t *c, const options_t *o, int coll)
                 }
                 if (3 == coll) {
                     const size_t per = count / (size_t) c->size + (count % 3);
-                    run_allgather(c, k, per, false, false);
-                    run_allgather(c, k, per, true, false);
+                    run_allgather(c, k, per, false);
+                    run_allgather(c, k, per, true);
                     if (0 == ki) {
-                        /* ints received as pairs: the same bytes under another type signature */
-                        static const kind_t pairs = {"int->2int", "-", sizeof(iint_t), &pair_int_type, NULL,
-                                                     fill_iint, NULL, equal_iint, show_iint, true};
-                        run_allgather(c, &pairs, per, false, true);
+                        run_allgather_mixed(c, per);
                     }
                 } else {
                     const int roots[3] = {0, c->size - 1, c->size / 2};
@@ -699,6 +760,64 @@ static void fill_wild(double *x, size_t n, int rank, int salt)
     }
 }
 
+/* MAX and MIN where IEEE leaves the answer to the operand roles: NaN against numbers, +0 against -0. Any
+ * answer is allowed there, but every rank must hold the same bits, run after run; without NaN the value must
+ * be the maximum (minimum). */
+static void run_repro_roles(ctx_t *c, const char *alg, size_t n)
+{
+    static const double pool[] = {NAN, 0.0, -0.0, 1.0, -1.0, 0.5};
+    const MPI_Op ops[2] = {MPI_MAX, MPI_MIN};
+    double *in = xmalloc(n * sizeof(double)), *r[2] = {xmalloc(n * sizeof(double)), xmalloc(n * sizeof(double))};
+
+    for (int oi = 0; oi < 2; ++oi) {
+        for (int in_place = 0; in_place <= 1; ++in_place) {
+            for (size_t i = 0; i < n; ++i) {
+                in[i] = pool[mix((uint32_t) c->rank, (uint32_t) i, (uint32_t) (n + (size_t) oi)) % 6];
+            }
+            for (int rep = 0; rep < 2; ++rep) {
+                if (in_place) {
+                    memcpy(r[rep], in, n * sizeof(double));
+                    MPI_Allreduce(MPI_IN_PLACE, r[rep], (int) n, MPI_DOUBLE, ops[oi], c->comm);
+                } else {
+                    MPI_Allreduce(in, r[rep], (int) n, MPI_DOUBLE, ops[oi], c->comm);
+                }
+            }
+            ++c->cases;
+            const char *op = 0 == oi ? "max" : "min";
+            if (0 != memcmp(r[0], r[1], n * sizeof(double))) {
+                ++c->failures;
+                printf("FAIL allreduce alg=%s op=%s in_place=%d np=%d count=%zu rank=%d: two identical calls gave "
+                       "different bits\n", alg, op, in_place, c->size, n, c->rank);
+            }
+            if (!util_all_equal(c->comm, util_hash(r[0], n * sizeof(double)))) {
+                ++c->failures;
+                if (0 == c->rank) {
+                    printf("FAIL allreduce alg=%s op=%s in_place=%d np=%d count=%zu: ranks hold different bits\n",
+                           alg, op, in_place, c->size, n);
+                }
+            }
+            for (size_t i = 0; i < n; ++i) {
+                bool nan = false;
+                double best = 0 == oi ? -INFINITY : INFINITY;
+                for (int q = 0; q < c->size; ++q) {
+                    const double v = pool[mix((uint32_t) q, (uint32_t) i, (uint32_t) (n + (size_t) oi)) % 6];
+                    nan = nan || isnan(v);
+                    best = 0 == oi ? (v > best ? v : best) : (v < best ? v : best);
+                }
+                if (!nan && r[0][i] != best) {
+                    ++c->failures;
+                    printf("FAIL allreduce alg=%s op=%s in_place=%d np=%d count=%zu rank=%d index=%zu: %g, not %g\n",
+                           alg, op, in_place, c->size, n, c->rank, i, r[0][i], best);
+                    break;
+                }
+            }
+        }
+    }
+    free(in);
+    free(r[0]);
+    free(r[1]);
+}
+
 static void run_repro(ctx_t *c, const options_t *o)
 {
     const size_t counts[] = {1, 7, 1000, 40001};
@@ -778,6 +897,9 @@ static void run_repro(ctx_t *c, const options_t *o)
                 free(in);
                 free(r1);
                 free(r2);
+                if (0 == coll) {
+                    run_repro_roles(c, alg, n);
+                }
             }
             MPI_Comm_free(&comm);
             force(coll_names[coll], "auto");

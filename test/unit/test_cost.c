@@ -202,6 +202,12 @@ START_TEST(fold_costs_what_the_model_says)
             const double extra[3] = {3, 2 * n, n / 2};
             ck_assert_msg(fabs(folded.time - plain.time - extra[k]) < 1e-9, "p=%d params %d: fold adds %g, not %g", p,
                           k, folded.time - plain.time, extra[k]);
+            const double model_extra = hdring_cost_time(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, p, n, false,
+                                                        &param_sets[k]) -
+                                       hdring_cost_time(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, q, n, false,
+                                                        &param_sets[k]);
+            ck_assert_msg(fabs(model_extra - extra[k]) < 1e-9, "p=%d params %d: the model's fold adds %g, not %g", p,
+                          k, model_extra, extra[k]);
             if (0 == k) {
                 ck_assert_double_eq((double) folded.stats[0].bytes_sent, n);
                 ck_assert_double_eq((double) folded.stats[0].bytes_received, 1.5 * n);

@@ -92,6 +92,7 @@ START_TEST(fold_map_covers_every_rank_once)
         for (int v = 0; v < f.pof2; ++v) {
             const int survivor = hdring_fold_survivor(&f, v);
             ck_assert_int_eq(hdring_fold_vrank(&f, survivor), v);
+            ck_assert_int_eq(hdring_fold_group_first(&f, v), next);
             if (HDRING_FOLD_KEEPER == hdring_fold_role(&f, survivor)) {
                 ck_assert_int_eq(survivor, next + 1);
                 ck_assert_int_eq(hdring_fold_role(&f, next), HDRING_FOLD_DROPPED);
@@ -103,6 +104,7 @@ START_TEST(fold_map_covers_every_rank_once)
             next = survivor + 1;
         }
         ck_assert_int_eq(next, p);
+        ck_assert_int_eq(hdring_fold_group_first(&f, f.pof2), p);
     }
 }
 END_TEST
@@ -130,14 +132,31 @@ START_TEST(rhd_ranges_and_positions)
                 if (HDRING_RHD_DISTANCE_HALVING == orders[o]) {
                     ck_assert_int_eq(pos, v);
                 }
+            }
+            if (HDRING_RHD_DISTANCE_DOUBLING == orders[o]) {
+                /* what each vrank has combined after k steps: an aligned run of 2^k vranks, joined at every
+                 * step with the run just above or below it, lower run first (operand order) */
+                int *lo = malloc((size_t) n * sizeof(int)), *hi = malloc((size_t) n * sizeof(int));
+                for (int v = 0; v < n; ++v) {
+                    lo[v] = v;
+                    hi[v] = v + 1;
+                }
                 for (int k = 0; k < l; ++k) {
-                    const int m = hdring_rhd_mask(orders[o], l, k);
-                    if (HDRING_RHD_DISTANCE_DOUBLING == orders[o]) {
-                        /* step k merges the aligned group of 2^k vranks with its neighbour group */
-                        ck_assert_int_eq(m, 1 << k);
-                        ck_assert_int_eq((v ^ m) / (2 * m), v / (2 * m));
+                    for (int v = 0; v < n; ++v) {
+                        const int u = v ^ hdring_rhd_mask(orders[o], l, k);
+                        if (u > v) {
+                            ck_assert_int_eq(hi[v], lo[u]);
+                            hi[v] = hi[u];
+                            lo[u] = lo[v];
+                        }
+                    }
+                    for (int v = 0; v < n; ++v) {
+                        ck_assert_int_eq(hi[v] - lo[v], 2 << k);
+                        ck_assert_int_eq(lo[v] % (2 << k), 0);
                     }
                 }
+                free(lo);
+                free(hi);
             }
             free(seen);
         }

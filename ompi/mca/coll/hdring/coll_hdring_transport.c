@@ -145,15 +145,23 @@ static int copy_range(const mca_coll_hdring_pml_t *t, char *dst, char *src, size
     return dst == src ? OMPI_SUCCESS : ompi_datatype_copy_content_same_ddt(t->dtype, count, dst, src);
 }
 
-/* dst = left (op) right with dst distinct from both operands. */
+/*
+ * Operand roles. Open MPI evaluates ompi_op_reduce(op, source, target) as target = f(target, source) for its
+ * own operations and as the user function's inoutvec = invec (op) inoutvec, and ompi_3buff_op_reduce(op, a, b,
+ * out) as out = f(a, b). The canonical evaluation of left (op) right is therefore ompi_op_reduce(op, left,
+ * right), or ompi_3buff_op_reduce(op, right, left, dst): the same f(right, left) either way. A rank that must
+ * agree bit for bit with another computing the same reduction (MAX of NaN and a number, +0 and -0, a user op
+ * that is commutative but not symmetric in its bits) has to use it.
+ */
+
+/* dst = left (op) right, canonical, with dst distinct from both operands. */
 static int reduce_3buff(const mca_coll_hdring_pml_t *t, char *left, char *right, char *dst, size_t count)
 {
     if (ompi_op_is_intrinsic(t->op) && ompi_datatype_is_predefined(t->dtype) &&
         NULL != t->op->o_3buff_intrinsic.fns[ompi_op_ddt_map[t->dtype->id]]) {
-        /* One pass. Intrinsic operations are commutative, so operand order cannot matter. */
-        while (count > 0) {
+        while (count > 0) { /* one pass */
             const int n = count > INT_MAX ? INT_MAX : (int) count;
-            ompi_3buff_op_reduce(t->op, left, right, dst, n, t->dtype);
+            ompi_3buff_op_reduce(t->op, right, left, dst, n, t->dtype);
             left += (ptrdiff_t) n * t->extent;
             right += (ptrdiff_t) n * t->extent;
             dst += (ptrdiff_t) n * t->extent;
@@ -168,7 +176,8 @@ static int reduce_3buff(const mca_coll_hdring_pml_t *t, char *left, char *right,
     return rc;
 }
 
-static int pml_reduce(void *ctx, hdring_loc_t left_at, hdring_loc_t right_at, hdring_loc_t dst_at, size_t count)
+static int pml_reduce(void *ctx, hdring_loc_t left_at, hdring_loc_t right_at, hdring_loc_t dst_at, size_t count,
+                      unsigned flags)
 {
     mca_coll_hdring_pml_t *t = ctx;
     char *left = loc_addr(t, left_at), *right = loc_addr(t, right_at), *dst = loc_addr(t, dst_at);
@@ -178,12 +187,12 @@ static int pml_reduce(void *ctx, hdring_loc_t left_at, hdring_loc_t right_at, hd
         return HDRING_OK;
     }
     if (dst == right) {
-        ompi_op_reduce(t->op, left, right, count, t->dtype); /* right = left op right */
+        ompi_op_reduce(t->op, left, right, count, t->dtype); /* canonical */
     } else if (dst == left) {
-        if (ompi_op_is_commute(t->op)) {
-            ompi_op_reduce(t->op, right, left, count, t->dtype);
+        if (ompi_op_is_commute(t->op) && !(flags & HDRING_REDUCE_REPLICATED)) {
+            ompi_op_reduce(t->op, right, left, count, t->dtype); /* roles swapped: computed on this rank only */
         } else {
-            ompi_op_reduce(t->op, left, right, count, t->dtype);
+            ompi_op_reduce(t->op, left, right, count, t->dtype); /* canonical, into right, then back */
             rc = copy_range(t, left, right, count);
         }
     } else {

@@ -49,10 +49,17 @@ static size_t binblocks_tmp(const hdring_binblocks_t *bb, const hdring_partition
     return need;
 }
 
-/* Balanced positions over a reduce_scatter's or allgather's vector, and who holds each at the end of a
- * reduce-scatter (or the start of an allgather): rhd, the survivor of vrank hdring_rhd_position_holder(order,
- * l, j); binary blocks, block-0 rank bit_reverse(j). Positions ignore block boundaries, so the schedule stays
- * balanced however uneven the blocks; deliver and collect move the pieces. Release with layout_free(). */
+/* Positions over a reduce_scatter's or allgather's vector, and who holds each at the end of a reduce-scatter
+ * (or the start of an allgather): rhd, the survivor of vrank hdring_rhd_position_holder(order, l, j); binary
+ * blocks, block-0 rank bit_reverse(j). Deliver and collect move the pieces between positions and owners.
+ *   BALANCED      p' equal positions of the vector, whatever the block sizes: every step stays balanced
+ *                 (reduce_scatter, where every rank uses the same datatype).
+ *   WHOLE_BLOCKS  position j is the blocks of the ranks vrank j stands for in the fold (one or two): split at
+ *                 block boundaries, which every rank places at the same byte even when ranks describe their
+ *                 blocks with different (count, datatype) pairs, as allgather allows.
+ * Release with layout_free(). */
+typedef enum { BALANCED, WHOLE_BLOCKS } positions_kind_t;
+
 typedef struct block_layout {
     hdring_partition_t positions;
     int *holder;
@@ -66,13 +73,16 @@ static void layout_free(block_layout_t *bl)
 }
 
 static int block_layout(const hdring_partition_t *blocks, hdring_alg_t alg, hdring_rhd_order_t order,
-                        block_layout_t *bl)
+                        positions_kind_t kind, block_layout_t *bl)
 {
     hdring_fold_t f;
     hdring_fold_init(&f, blocks->nparts);
     int rc = hdring_partition_balanced(&bl->positions, f.pof2, hdring_partition_total(blocks));
     if (HDRING_OK != rc) {
         return rc;
+    }
+    for (int j = 0; WHOLE_BLOCKS == kind && j < f.pof2; ++j) {
+        bl->positions.displ[j] = hdring_part_offset(blocks, hdring_fold_group_first(&f, j));
     }
     bl->holder = malloc((size_t) f.pof2 * sizeof(*bl->holder));
     if (NULL == bl->holder) {
@@ -92,7 +102,7 @@ static int block_layout(const hdring_partition_t *blocks, hdring_alg_t alg, hdri
 static int collect_blocks(const hdring_xport_t *x, const hdring_partition_t *blocks, hdring_alg_t alg,
                           hdring_rhd_order_t order, block_layout_t *bl)
 {
-    int rc = block_layout(blocks, alg, order, bl);
+    int rc = block_layout(blocks, alg, order, WHOLE_BLOCKS, bl);
     if (HDRING_OK == rc) {
         rc = hdring_collect(x, blocks, &bl->layout,
                             hdring_at(HDRING_BUF_OUT, hdring_part_offset(blocks, x->rank)), HDRING_BUF_OUT);
@@ -320,7 +330,7 @@ static int reduce_scatter_rhd(const hdring_xport_t *x, const hdring_partition_t 
     block_layout_t bl;
 
     hdring_fold_init(&f, x->size);
-    int rc = block_layout(blocks, HDRING_ALG_RHD, order, &bl);
+    int rc = block_layout(blocks, HDRING_ALG_RHD, order, BALANCED, &bl);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -351,7 +361,7 @@ static int reduce_scatter_binblocks(const hdring_xport_t *x, const hdring_partit
     block_layout_t bl;
 
     hdring_binblocks_init(&bb, x->size);
-    int rc = block_layout(blocks, HDRING_ALG_BINARY_BLOCKS, HDRING_RHD_DISTANCE_DOUBLING, &bl);
+    int rc = block_layout(blocks, HDRING_ALG_BINARY_BLOCKS, HDRING_RHD_DISTANCE_DOUBLING, BALANCED, &bl);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -409,13 +419,14 @@ hdring_scratch_t hdring_reduce_scatter_scratch(hdring_alg_t alg, const hdring_pa
 /* ---------------------------------------------------------------- allgather */
 
 /*
- * RHD allgather: every rank sends the pieces of its block to the survivors holding them (p' balanced
- * positions), the p' survivors run recursive doubling (distance 1, 2, 4, ...), and the fold's survivors send
- * the whole vector to their dropped partner. Any p, any block sizes.
- * Cost, p' = p, equal blocks: l alpha + (p-1)/p n beta; otherwise + the collection's busiest port +
- *   alpha + n beta.
- * Trace p = 5: positions are quarters of the vector; 0 sends block 0 to 1, 1 sends the part of block 1 beyond
- *   the first quarter to 2, ...; 1, 2, 3, 4 exchange with distance 1 then 2; 1 sends all to 0.
+ * RHD allgather on whole-block positions: position v is the blocks of the ranks vrank v stands for in the
+ * fold, so a folded rank hands its block to its survivor, the p' survivors run recursive doubling (distance
+ * 1, 2, 4, ...) and send the whole vector back to their folded partner. Any p, any block sizes, and blocks
+ * may be described by different (count, datatype) pairs on different ranks.
+ * Cost, p' = p, equal blocks: l alpha + (p-1)/p n beta; otherwise, B = n/p:
+ *   alpha + B beta (collect) + sum_k (alpha + (2^k + min(r, 2^k)) B beta) + alpha + n beta (unfold).
+ * Trace p = 5: vrank 0 = {0, 1}; 0 sends block 0 to 1; 1, 2, 3, 4 exchange with distance 1 (1 sends blocks
+ *   0-1, 2 sends block 2) then 2; 1 sends everything to 0.
  */
 static int allgather_rhd(const hdring_xport_t *x, const hdring_partition_t *blocks)
 {
@@ -440,12 +451,15 @@ static int allgather_rhd(const hdring_xport_t *x, const hdring_partition_t *bloc
 }
 
 /*
- * Binary-blocks allgather: every rank sends the pieces of its block to the block-0 ranks holding them (p'
- * balanced positions, bit-reversed holders), then the binary-block broadcast phase: block 0's positions go
- * down the blocks and every block allgathers within itself. Any p, any block sizes.
- * Cost: the collection's busiest port, then the broadcast phase of binary-blocks allreduce.
- * Trace p = 6 = 4 + 2: blocks 4 and 5 go to block 0's holders of the last quarters; block 0 sends halves to
- *   4 and 5; blocks 0-3 and 4-5 allgather.
+ * Binary-blocks allgather on whole-block positions (as RHD's: p' positions of one or two blocks, held by the
+ * block-0 ranks bit_reverse(j)): every rank sends its block to the holder of its position, then the
+ * binary-block broadcast phase: block 0's positions go down the blocks and every block allgathers within
+ * itself. Any p, any block sizes, mixed (count, datatype) descriptions allowed.
+ * Cost: the collection's busiest port, then the broadcast phase of binary-blocks allreduce on positions of
+ *   up to 2 n/p bytes.
+ * Trace p = 6 = 4 + 2: positions {0,1} {2,3} {4} {5} are held by 0, 2, 1, 3; 1 sends block 1 to 0, 3 sends
+ *   block 3 to 2, 4 sends block 4 to 1, 5 sends block 5 to 3; block 0 sends halves to 4 and 5; blocks 0-3
+ *   and 4-5 allgather.
  */
 static int allgather_binblocks(const hdring_xport_t *x, const hdring_partition_t *blocks)
 {

@@ -2,7 +2,7 @@
  * L = ceil(log2 p), B = n/p. */
 #include "hdring_cost.h"
 
-#include <stdlib.h>
+#include <stdint.h>
 
 #include "hdring_pattern.h"
 
@@ -18,13 +18,25 @@ static geometry_t geometry(int p)
 
 static double max2(double a, double b) { return a > b ? a : b; }
 
-/* Recursive halving over `npos` equal positions of `unit` bytes, `steps` steps: step k moves (and, with
- * gamma, reduces) half of 2^-k of them. With gamma 0 it is also the recursive-doubling allgather. */
-static double halving(double unit, int npos, int steps, const hdring_cost_params_t *c, double gamma)
+/* The sizes of the p' fine positions an RHD or binary-block schedule works on: `pairs` positions of two
+ * units, then single units. Balanced positions have no pairs (unit n/p'); an allgather's whole-block
+ * positions have r pairs of blocks (unit n/p). Schedules move aligned runs of positions, the first run of w
+ * positions being the largest. */
+typedef struct position_sizes {
+    double unit;
+    int pairs;
+} position_sizes_t;
+
+static double run_bytes(const position_sizes_t *s, int w) { return s->unit * (w + (s->pairs < w ? s->pairs : w)); }
+
+/* Recursive halving over `npos` positions, `steps` steps: step k moves (and, with gamma, reduces) a run of
+ * npos/2^(k+1) of them. With gamma 0 it is also the recursive-doubling allgather, steps reversed. The rank
+ * holding the first run moves the largest at every step and its partners are never later: exact. */
+static double halving(const position_sizes_t *s, int npos, int steps, const hdring_cost_params_t *c, double gamma)
 {
     double t = 0;
     for (int k = 0; k < steps; ++k) {
-        t += c->alpha + unit * (npos >> (k + 1)) * (c->beta + gamma);
+        t += c->alpha + run_bytes(s, npos >> (k + 1)) * (c->beta + gamma);
     }
     return t;
 }
@@ -37,13 +49,14 @@ static double halving(double unit, int npos, int steps, const hdring_cost_params
  *              and block b-1 posts its receives after its own reduce-scatter (sends are synchronous).
  * Broadcast phase: E_b, the latest arrival of block b's position from block b-1 (whose ranks post after
  * their own arrival, block 0 after the reduce phase; block b's ranks receive on one port, after U_b); each
- * block allgathers once its hand-down is done. Exact for equal positions (every max is attained). */
+ * block allgathers once its hand-down is done. Exact for equal positions (every max is attained); for an
+ * allgather's whole-block positions an upper bound (the largest run is charged on every path). */
 typedef struct bb_phases {
     double red0;                           /* latest end of block 0's reduce phase */
     double ready[HDRING_MAX_LOG2_P + 1];   /* when block b (b >= 1) posts its broadcast-phase receives */
 } bb_phases_t;
 
-static void bb_reduce_phase(const hdring_binblocks_t *bb, double fine, const hdring_cost_params_t *c,
+static void bb_reduce_phase(const hdring_binblocks_t *bb, const position_sizes_t *fine, const hdring_cost_params_t *c,
                             bb_phases_t *out)
 {
     const int m = bb->nblocks, s0 = hdring_binblocks_size(bb, 0);
@@ -57,7 +70,7 @@ static void bb_reduce_phase(const hdring_binblocks_t *bb, double fine, const hdr
         return;
     }
     for (int b = m - 1; b >= 1; --b) {
-        const double piece = fine * (s0 >> bb->log2_size[b - 1]); /* one of block b-1's positions */
+        const double piece = run_bytes(fine, s0 >> bb->log2_size[b - 1]); /* one of block b-1's positions */
         const int ratio = 1 << (bb->log2_size[b - 1] - bb->log2_size[b]);
         if (b == m - 1) {
             post = rs[b];
@@ -70,27 +83,30 @@ static void bb_reduce_phase(const hdring_binblocks_t *bb, double fine, const hdr
     out->red0 = post;
 }
 
-static double bb_broadcast_phase(const hdring_binblocks_t *bb, double fine, const hdring_cost_params_t *c,
-                                 const bb_phases_t *ph)
+/* When block b (b >= 1) has received its position from block b-1, whose ranks send once `sender_ready`: the
+ * last piece leaves after that, and all 2^(k(b-1)-kb) pieces queue on the receiving port after `ready`. */
+static double bb_hand_down(const hdring_binblocks_t *bb, int b, const position_sizes_t *fine, double sender_ready,
+                           double ready, const hdring_cost_params_t *c)
+{
+    const int s0 = hdring_binblocks_size(bb, 0);
+    const int ratio = 1 << (bb->log2_size[b - 1] - bb->log2_size[b]);
+    const double last = sender_ready + c->alpha + run_bytes(fine, s0 >> bb->log2_size[b - 1]) * c->beta;
+    const double queued = ready + ratio * c->alpha + run_bytes(fine, s0 >> bb->log2_size[b]) * c->beta;
+    return max2(last, queued);
+}
+
+static double bb_broadcast_phase(const hdring_binblocks_t *bb, const position_sizes_t *fine,
+                                 const hdring_cost_params_t *c, const bb_phases_t *ph)
 {
     const int m = bb->nblocks, s0 = hdring_binblocks_size(bb, 0);
     double arrival = ph->red0, finish = 0;
 
     for (int b = 0; b < m; ++b) {
         if (b > 0) {
-            const double piece = fine * (s0 >> bb->log2_size[b - 1]);
-            const int ratio = 1 << (bb->log2_size[b - 1] - bb->log2_size[b]);
-            const double x = c->alpha + piece * c->beta;
-            arrival = max2(arrival, ph->ready[b] + (ratio - 1) * x) + x;
+            arrival = bb_hand_down(bb, b, fine, arrival, ph->ready[b], c);
         }
         /* the block allgathers after its hand-down completes, i.e. when the next block's arrival is known */
-        double handed = arrival;
-        if (b < m - 1) {
-            const double piece = fine * (s0 >> bb->log2_size[b]);
-            const int ratio = 1 << (bb->log2_size[b] - bb->log2_size[b + 1]);
-            const double x = c->alpha + piece * c->beta;
-            handed = max2(arrival, ph->ready[b + 1] + (ratio - 1) * x) + x;
-        }
+        const double handed = b < m - 1 ? bb_hand_down(bb, b + 1, fine, arrival, ph->ready[b + 1], c) : arrival;
         finish = max2(finish, handed + halving(fine, s0, bb->log2_size[b], c, 0));
     }
     return finish;
@@ -115,71 +131,81 @@ static double allreduce_time(hdring_alg_t alg, const geometry_t *g, double n, co
         hdring_binblocks_t bb;
         bb_phases_t ph;
         hdring_binblocks_init(&bb, g->p);
-        const double fine = n / hdring_binblocks_size(&bb, 0);
-        bb_reduce_phase(&bb, fine, c, &ph);
-        return bb_broadcast_phase(&bb, fine, c, &ph);
+        const position_sizes_t fine = {n / hdring_binblocks_size(&bb, 0), 0};
+        bb_reduce_phase(&bb, &fine, c, &ph);
+        return bb_broadcast_phase(&bb, &fine, c, &ph);
     }
     default:
         return -1;
     }
 }
 
-/* Deliver (and its reverse, collect) of p equal blocks from q equal positions, position j held by holder[j]:
- * bounded by the busiest port, sends and receives of one rank overlapping. */
-static double redistribution_time(int p, int q, const int *holder, double n, const hdring_cost_params_t *c)
+/* Where a reduce_scatter's result or an allgather's input sits between the collective's core and the ranks
+ * owning it: q = p' positions over p equal blocks, position j held by one rank (hdring_algorithms.c).
+ * Boundaries are counted in units of n/(p q) bytes, so every overlap is an exact integer. */
+typedef struct positions_model {
+    const geometry_t *g;
+    hdring_fold_t fold;
+    hdring_alg_t alg;
+    hdring_rhd_order_t order;
+    bool whole_blocks; /* position j = the blocks of fold group j; otherwise p' equal positions */
+} positions_model_t;
+
+static uint64_t position_start(const positions_model_t *m, int j)
 {
-    const double S = n / q, B = n / p;
-    double busiest = 0;
-    for (int j = 0; j < q; ++j) { /* a holder's pieces to other ranks */
-        double t = 0;
-        for (int b = (int) (j * S / B); b < p && b * B < (j + 1) * S; ++b) {
-            const double piece = (b + 1) * B < (j + 1) * S ? (b + 1) * B - max2(j * S, b * B)
-                                                             : (j + 1) * S - max2(j * S, b * B);
-            if (b != holder[j] && piece > 0) {
-                t += c->alpha + piece * c->beta;
-            }
-        }
-        busiest = max2(busiest, t);
+    const uint64_t p = (uint64_t) m->g->p, q = (uint64_t) m->g->pof2;
+    if (j >= m->g->pof2) {
+        return p * q;
     }
-    for (int b = 0; b < p; ++b) { /* an owner's pieces from other ranks */
-        double t = 0;
-        for (int j = (int) (b * B / S); j < q && j * S < (b + 1) * B; ++j) {
-            const double piece = (j + 1) * S < (b + 1) * B ? (j + 1) * S - max2(j * S, b * B)
-                                                             : (b + 1) * B - max2(j * S, b * B);
-            if (holder[j] != b && piece > 0) {
-                t += c->alpha + piece * c->beta;
-            }
-        }
-        busiest = max2(busiest, t);
-    }
-    return busiest;
+    return m->whole_blocks ? (uint64_t) hdring_fold_group_first(&m->fold, j) * q : (uint64_t) j * p;
 }
 
-/* Holders of q = p' balanced positions: rhd (order) on the fold's survivors, or binary blocks' block 0. */
-static double layout_time(hdring_alg_t alg, hdring_rhd_order_t order, const geometry_t *g, double n,
-                          const hdring_cost_params_t *c)
+static int position_holder(const positions_model_t *m, int j)
 {
-    hdring_fold_t f;
-    int holder[1 << 12], *h = g->pof2 <= (1 << 12) ? holder : malloc((size_t) g->pof2 * sizeof(int));
-    if (NULL == h) {
-        return -1;
+    const int v = hdring_rhd_position_holder(m->order, m->g->l, j);
+    return HDRING_ALG_BINARY_BLOCKS == m->alg ? v : hdring_fold_survivor(&m->fold, v);
+}
+
+/* Deliver (and its reverse, collect): every piece where a position and a block overlap moves unless the
+ * position's holder owns the block. Bounded by the busiest port, a rank's sends and receives overlapping. A
+ * rank holds one position and owns one block, so one walk over the overlaps sums both. */
+static double layout_time(hdring_alg_t alg, hdring_rhd_order_t order, bool whole_blocks, const geometry_t *g,
+                          double n, const hdring_cost_params_t *c)
+{
+    positions_model_t m = {g, {0}, alg, order, whole_blocks};
+    const uint64_t block_units = (uint64_t) g->pof2;
+    const double unit = n / ((double) g->p * g->pof2);
+    double sends = 0, receives = 0, busiest = 0;
+
+    hdring_fold_init(&m.fold, g->p);
+    for (int j = 0, b = 0; j < g->pof2 && b < g->p;) {
+        const uint64_t pos_begin = position_start(&m, j), pos_end = position_start(&m, j + 1);
+        const uint64_t block_begin = (uint64_t) b * block_units, block_end = block_begin + block_units;
+        const uint64_t from = pos_begin > block_begin ? pos_begin : block_begin;
+        const uint64_t to = pos_end < block_end ? pos_end : block_end;
+        if (to > from && position_holder(&m, j) != b) {
+            const double t = c->alpha + (double) (to - from) * unit * c->beta;
+            sends += t;
+            receives += t;
+        }
+        if (pos_end <= block_end) {
+            busiest = max2(busiest, sends);
+            sends = 0;
+            ++j;
+        }
+        if (block_end <= pos_end) {
+            busiest = max2(busiest, receives);
+            receives = 0;
+            ++b;
+        }
     }
-    hdring_fold_init(&f, g->p);
-    for (int j = 0; j < g->pof2; ++j) {
-        const int v = hdring_rhd_position_holder(order, g->l, j);
-        h[j] = HDRING_ALG_BINARY_BLOCKS == alg ? v : hdring_fold_survivor(&f, v);
-    }
-    const double t = redistribution_time(g->p, g->pof2, h, n, c);
-    if (h != holder) {
-        free(h);
-    }
-    return t;
+    return busiest;
 }
 
 static double reduce_scatter_time(hdring_alg_t alg, const geometry_t *g, double n, bool ordered,
                                   const hdring_cost_params_t *c)
 {
-    const double even = n / g->pof2;
+    const position_sizes_t even = {n / g->pof2, 0};
     const double fold = g->r > 0 ? 2 * c->alpha + n * c->beta + n / 2 * c->gamma : 0;
 
     switch (alg) {
@@ -187,14 +213,14 @@ static double reduce_scatter_time(hdring_alg_t alg, const geometry_t *g, double 
         return (g->p - 1) * (c->alpha + n / g->p * (c->beta + c->gamma));
     case HDRING_ALG_RHD: {
         const hdring_rhd_order_t order = ordered ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
-        return fold + halving(even, g->pof2, g->l, c, c->gamma) + layout_time(alg, order, g, n, c);
+        return fold + halving(&even, g->pof2, g->l, c, c->gamma) + layout_time(alg, order, false, g, n, c);
     }
     case HDRING_ALG_BINARY_BLOCKS: {
         hdring_binblocks_t bb;
         bb_phases_t ph;
         hdring_binblocks_init(&bb, g->p);
-        bb_reduce_phase(&bb, even, c, &ph);
-        return ph.red0 + layout_time(alg, HDRING_RHD_DISTANCE_DOUBLING, g, n, c);
+        bb_reduce_phase(&bb, &even, c, &ph);
+        return ph.red0 + layout_time(alg, HDRING_RHD_DISTANCE_DOUBLING, false, g, n, c);
     }
     default:
         return -1;
@@ -203,23 +229,24 @@ static double reduce_scatter_time(hdring_alg_t alg, const geometry_t *g, double 
 
 static double allgather_time(hdring_alg_t alg, const geometry_t *g, double n, const hdring_cost_params_t *c)
 {
-    const double even = n / g->pof2;
+    const position_sizes_t whole_blocks = {n / g->p, g->r};
 
     switch (alg) {
     case HDRING_ALG_RING:
         return (g->p - 1) * (c->alpha + n / g->p * c->beta);
     case HDRING_ALG_RHD:
-        return layout_time(alg, HDRING_RHD_DISTANCE_HALVING, g, n, c) + halving(even, g->pof2, g->l, c, 0) +
+        return layout_time(alg, HDRING_RHD_DISTANCE_HALVING, true, g, n, c) +
+               halving(&whole_blocks, g->pof2, g->l, c, 0) +
                (g->r > 0 ? c->alpha + n * c->beta : 0); /* collect, allgather, unfold */
     case HDRING_ALG_BINARY_BLOCKS: {
         hdring_binblocks_t bb;
         bb_phases_t ph;
         hdring_binblocks_init(&bb, g->p);
-        ph.red0 = layout_time(alg, HDRING_RHD_DISTANCE_DOUBLING, g, n, c);
+        ph.red0 = layout_time(alg, HDRING_RHD_DISTANCE_DOUBLING, true, g, n, c);
         for (int b = 1; b < bb.nblocks; ++b) {
             ph.ready[b] = ph.red0;
         }
-        return bb_broadcast_phase(&bb, even, c, &ph);
+        return bb_broadcast_phase(&bb, &whole_blocks, c, &ph);
     }
     default:
         return -1;

@@ -80,10 +80,11 @@ int hdring_recursive_doubling(const hdring_xport_t *x, const hdring_group_t *g, 
         if (HDRING_OK != rc) {
             return rc;
         }
+        /* both partners compute this same reduction: the transport must give them the same bits */
         if (partner < v) {
-            rc = hdring_reduce(x, hdring_at(HDRING_BUF_TMP, 0), hdring_at(cur, 0), hdring_at(acc, 0), count);
+            rc = hdring_reduce_replicated(x, hdring_at(HDRING_BUF_TMP, 0), hdring_at(cur, 0), hdring_at(acc, 0), count);
         } else {
-            rc = hdring_reduce(x, hdring_at(cur, 0), hdring_at(HDRING_BUF_TMP, 0), hdring_at(acc, 0), count);
+            rc = hdring_reduce_replicated(x, hdring_at(cur, 0), hdring_at(HDRING_BUF_TMP, 0), hdring_at(acc, 0), count);
         }
         if (HDRING_OK != rc) {
             return rc;

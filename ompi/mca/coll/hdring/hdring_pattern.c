@@ -125,6 +125,8 @@ int hdring_fold_vrank(const hdring_fold_t *f, int rank)
 
 int hdring_fold_survivor(const hdring_fold_t *f, int v) { return v < f->rem ? 2 * v + 1 : v + f->rem; }
 
+int hdring_fold_group_first(const hdring_fold_t *f, int v) { return v < f->rem ? 2 * v : v + f->rem; }
+
 /* ---- recursive halving / doubling ---- */
 
 int hdring_rhd_mask(hdring_rhd_order_t order, int log2_size, int step)

@@ -75,6 +75,8 @@ hdring_fold_role_t hdring_fold_role(const hdring_fold_t *f, int rank);
 int hdring_fold_vrank(const hdring_fold_t *f, int rank);
 /* The surviving rank of vrank v. */
 int hdring_fold_survivor(const hdring_fold_t *f, int v);
+/* The first of the ranks vrank v stands for (v stands for [first(v), first(v+1)), first(pof2) = p). */
+int hdring_fold_group_first(const hdring_fold_t *f, int v);
 
 /* ---- recursive halving / doubling ----
  * On 2^l ranks, reduce-scatter step k (0 <= k < l) pairs v with v ^ mask(k); both halve the range of

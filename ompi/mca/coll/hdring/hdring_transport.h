@@ -43,13 +43,18 @@ typedef struct hdring_msg {
     size_t count; /* elements */
 } hdring_msg_t;
 
+/* reduce() flags */
+enum { HDRING_REDUCE_REPLICATED = 1 };
+
 typedef struct hdring_transport_ops {
     /* Post all receives and sends, return when all are complete. HDRING_OK or an HDRING_ERR_ code
      * (hdring_status.h). */
     int (*exchange)(void *ctx, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs, int nrecvs);
     /* dst = left (op) right. dst is exactly left, exactly right, or overlaps neither. When dst is left, the
-     * right range may be overwritten (a non-commutative op needs it as scratch). */
-    int (*reduce)(void *ctx, hdring_loc_t left, hdring_loc_t right, hdring_loc_t dst, size_t count);
+     * right range may be overwritten (used as scratch). With HDRING_REDUCE_REPLICATED several ranks compute
+     * this same reduction and must get the same bits: the transport then evaluates op with fixed operand
+     * roles whatever dst is. Otherwise, for a commutative op, it may swap them to save a pass. */
+    int (*reduce)(void *ctx, hdring_loc_t left, hdring_loc_t right, hdring_loc_t dst, size_t count, unsigned flags);
     /* src and dst must not overlap (equal locations are a no-op). */
     int (*copy)(void *ctx, hdring_loc_t src, hdring_loc_t dst, size_t count);
 } hdring_transport_ops_t;
@@ -91,7 +96,14 @@ static inline int hdring_recv(const hdring_xport_t *x, hdring_msg_t recv)
 static inline int hdring_reduce(const hdring_xport_t *x, hdring_loc_t left, hdring_loc_t right, hdring_loc_t dst,
                                 size_t count)
 {
-    return x->ops->reduce(x->ctx, left, right, dst, count);
+    return x->ops->reduce(x->ctx, left, right, dst, count, 0);
+}
+
+/* A reduction computed identically on several ranks (both partners of a recursive-doubling step). */
+static inline int hdring_reduce_replicated(const hdring_xport_t *x, hdring_loc_t left, hdring_loc_t right,
+                                           hdring_loc_t dst, size_t count)
+{
+    return x->ops->reduce(x->ctx, left, right, dst, count, HDRING_REDUCE_REPLICATED);
 }
 
 static inline int hdring_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count)
