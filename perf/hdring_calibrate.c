@@ -8,9 +8,9 @@
  * each direction, the pattern the algorithms use; gamma (coll_hdring_model_reduce_mbs): MPI_Reduce_local of
  * 4 MiB of doubles with MPI_SUM. It also compares the exchange with a one-way stream of 4 MiB: on a
  * full-duplex link both directions get the full rate. Each is the median of N repetitions (default 51). The
- * output is an MCA
- * parameter file fragment (e.g. for $HOME/.openmpi/mca-params.conf); the MPI_T settings of the same names
- * work too.
+ * output is an MCA parameter file fragment (e.g. for $HOME/.openmpi/mca-params.conf); the MPI_T settings of
+ * the same names work too. With the two ranks on different nodes, latency and bandwidth are printed as the
+ * network parameters (coll_hdring_model_network_*), which hdring uses on communicators spanning nodes.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -48,6 +48,12 @@ int main(int argc, char **argv)
         return 2;
     }
     const int peer = 1 - rank;
+    MPI_Comm node;
+    int node_size;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_size);
+    MPI_Comm_free(&node);
+    const char *link = 2 == node_size ? "" : "network_";
     char *a = malloc(BIG), *b = malloc(BIG);
     double *t = malloc((size_t) reps * sizeof(*t));
     memset(a, 1, BIG);
@@ -112,9 +118,10 @@ int main(int argc, char **argv)
     const double gamma = median(t, reps) / BIG;
 
     if (0 == rank) {
-        printf("# measured by hdring_calibrate (2 ranks, medians of %d)\n", reps);
-        printf("coll_hdring_model_latency_us = %.3f\n", alpha * 1e6);
-        printf("coll_hdring_model_bandwidth_mbs = %.0f\n", 1e-6 / beta);
+        printf("# measured by hdring_calibrate (2 ranks, %s, medians of %d)\n",
+               2 == node_size ? "one node" : "two nodes", reps);
+        printf("coll_hdring_model_%slatency_us = %.3f\n", link, alpha * 1e6);
+        printf("coll_hdring_model_%sbandwidth_mbs = %.0f\n", link, 1e-6 / beta);
         printf("coll_hdring_model_reduce_mbs = %.0f\n", 1e-6 / gamma);
         printf("# one way %.0f MB/s, exchange %.0f MB/s per direction: exchange/one way = %.2f (1.00 on a full-duplex "
                "link)\n", 1e-6 / one_way, 1e-6 / beta, one_way / beta);

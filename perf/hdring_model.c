@@ -3,7 +3,7 @@
  *
  *   hdring_model [--coll NAME] [--p LIST] [--bytes LIST] [--alpha S] [--beta S_PER_BYTE] [--gamma S_PER_BYTE]
  *   hdring_model --crossovers [--coll NAME] [--p LIST] ...
- *   hdring_model --fit FILE.csv
+ *   hdring_model [--network] --fit FILE.csv
  *   hdring_model [--alpha S --beta S/B --gamma S/B] --regret FILE.csv
  *
  * For every p and message size (bytes: the whole vector, as coll_hdring_verbose reports it) it prints each
@@ -13,7 +13,8 @@
  * searches a grid of alpha, beta and gamma for the values whose model choices lose least against the
  * measured fastest algorithm (the geometric mean of measured time of the model's choice over the best
  * measured time); it prints them as MCA parameters with that regret and the worst case. --regret reports that
- * loss for the parameters given before it.
+ * loss for the parameters given before it. With --network the fit is printed as the network parameters
+ * (coll_hdring_model_network_*), for measurements taken across nodes.
  * Defaults: alpha 2e-6 s, beta 1e-10 s/byte (10 GB/s), gamma 2.5e-10 s/byte (4 GB/s), p 6,24,1000,
  * sizes 8 B to 64 MiB by factors of 4, allreduce.
  */
@@ -41,7 +42,8 @@ static void usage(const char *why)
 {
     fprintf(stderr, "hdring_model: %s\n"
                     "usage: hdring_model [--coll allreduce|reduce_scatter|allgather|bcast|all] [--p LIST] "
-                    "[--bytes LIST] [--alpha S] [--beta S/B] [--gamma S/B] [--crossovers] | --fit FILE.csv | --regret FILE.csv\n",
+                    "[--bytes LIST] [--alpha S] [--beta S/B] [--gamma S/B] [--crossovers] | [--network] --fit FILE.csv | "
+                    "--regret FILE.csv\n",
             why);
     exit(2);
 }
@@ -245,13 +247,15 @@ static double total_regret(const point_t *pts, int n, const hdring_cost_params_t
     return sum;
 }
 
+static const char *link_prefix = ""; /* "network_" with --network: the fit is of multi-node measurements */
+
 static void report(const char *what, int n, const char *file, double sum, double worst, const hdring_cost_params_t *c)
 {
     printf("# %s on %d measured points of %s: following the model costs %.1f%% over the measured fastest on "
            "average (geometric), %.0f%% at worst\n",
            what, n, file, (exp(sum / n) - 1) * 100, (exp(worst) - 1) * 100);
-    printf("coll_hdring_model_latency_us = %g\n", c->alpha * 1e6);
-    printf("coll_hdring_model_bandwidth_mbs = %g\n", 1e-6 / c->beta);
+    printf("coll_hdring_model_%slatency_us = %g\n", link_prefix, c->alpha * 1e6);
+    printf("coll_hdring_model_%sbandwidth_mbs = %g\n", link_prefix, 1e-6 / c->beta);
     printf("coll_hdring_model_reduce_mbs = %g\n", 1e-6 / c->gamma);
 }
 
@@ -321,6 +325,10 @@ int main(int argc, char **argv)
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (0 == strcmp(arg, "--crossovers")) {
             o.crossovers = 1;
+            continue;
+        }
+        if (0 == strcmp(arg, "--network")) {
+            link_prefix = "network_";
             continue;
         }
         if (0 == strcmp(arg, "--fit") && NULL != val) {

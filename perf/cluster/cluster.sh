@@ -11,11 +11,12 @@
 #   cluster.sh probe                                             can this kernel shape (tbf, htb) and delay (netem)?
 #
 # Links: each node's veth is shaped in both directions (the node's eth0 for what it sends, the bridge port for
-# what it receives), offloads off so the shaper sees real packets. --qdisc tbf is a plain token bucket (as first
-# tried); its queue holds the TCP ACKs of the opposite flow behind data, which costs a pairwise exchange about
-# half its rate. --qdisc htb (the default) shapes with HTB and gives small packets (ACKs) a class of their own
-# with priority, so a full-duplex exchange gets the full rate both ways (cluster.sh run ... hdring_calibrate
-# shows the ratio). --delay adds a one-way netem delay where the kernel has netem.
+# what it receives), offloads off so the shaper sees real packets. --qdisc tbf is a plain token bucket; its
+# queue holds the TCP ACKs of the opposite flow behind data. --qdisc htb (the default) shapes with HTB and gives
+# small packets (ACKs) a class of their own with priority. Neither makes a pairwise exchange reliably full duplex
+# here: on 2 cores the ratio of exchange to one-way bandwidth that hdring_calibrate prints ranged from 0.5 to
+# 0.99 with either qdisc between runs, as the kernel's softirq work competes with the ranks for CPU. Compare
+# algorithms within one run, never across runs. --delay adds a one-way netem delay where the kernel has netem.
 #
 # mpirun runs inside node 0; a small launcher (netns-rsh) stands in for ssh and starts each node's daemon
 # inside that node's namespace with the node's own hostname. Everything is named hdrc*: interfaces, bridge,
