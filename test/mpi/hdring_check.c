@@ -567,6 +567,25 @@ static void run_bcast(ctx_t *c, const kind_t *k, size_t count, int root)
     free(want);
 }
 
+/* Every rank describes the message in its own view. */
+static void run_bcast_mixed(ctx_t *c, size_t n, int root)
+{
+    const int salt = ++c->salt, view = c->rank % 3;
+    gap_t *want = xmalloc(n * sizeof(gap_t)), *got = xmalloc(n * sizeof(gap_t));
+    void *buf = view_alloc(view, n);
+    fill_gap(want, n, root, salt);
+    if (c->rank == root) {
+        to_view(view, buf, want, n);
+    }
+    MPI_Bcast(buf, view_count(view, n), view_type(view), root, c->comm);
+    from_view(view, buf, got, n);
+    check_range(c, &int_pairs_kind, n, false, root, got, want, n, 0, "result");
+    ++c->cases;
+    free(buf);
+    free(want);
+    free(got);
+}
+
 /* ---------------------------------------------------------------- the matrix */
 
 typedef struct options {
@@ -669,6 +688,9 @@ static void run_collective(ctx_t *c, const options_t *o, int coll)
                             continue;
                         }
                         run_bcast(c, k, count, roots[ri]);
+                        if (0 == ki) {
+                            run_bcast_mixed(c, count, roots[ri]);
+                        }
                     }
                 }
             }
@@ -714,19 +736,22 @@ static void with_comms(ctx_t *c, const options_t *o, int coll)
 }
 
 /* Forces `alg` for `coll` (communicators created afterwards use it); "env" keeps what the MCA parameters say.
- * False if hdring is not loaded and alg is not auto: nothing to check. */
-static bool force(const char *coll, const char *alg)
+ * Without hdring loaded only auto and env make sense (they then test whatever serves the call); a named
+ * algorithm is an error, not a silent skip. */
+static void force(const char *coll, const char *alg)
 {
     char var[96];
     if (0 == strcmp(alg, "env")) {
-        return true;
+        return;
     }
     snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", coll);
     const int rc = util_cvar_write(var, alg);
-    if (rc < 0) {
+    if (rc < 0 || (rc > 0 && 0 != strcmp(alg, "auto"))) {
+        if (rc > 0) {
+            fprintf(stderr, "hdring_check: %s does not exist (coll/hdring not loaded?): cannot force %s\n", var, alg);
+        }
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
-    return 0 == rc || 0 == strcmp(alg, "auto");
 }
 
 static void run_matrix(ctx_t *c, const options_t *o)
@@ -738,9 +763,10 @@ static void run_matrix(ctx_t *c, const options_t *o)
         char algs[256];
         snprintf(algs, sizeof(algs), "%s", coll_algs[coll]);
         for (char *alg = strtok(algs, ","); NULL != alg; alg = strtok(NULL, ",")) {
-            if (!selected(o, alg) || !force(coll_names[coll], alg)) {
+            if (!selected(o, alg)) {
                 continue;
             }
+            force(coll_names[coll], alg);
             c->coll = coll_names[coll];
             c->alg = alg;
             with_comms(c, o, coll);
@@ -825,9 +851,10 @@ static void run_repro(ctx_t *c, const options_t *o)
         char algs[256];
         snprintf(algs, sizeof(algs), "%s", coll_algs[coll]);
         for (char *alg = strtok(algs, ","); NULL != alg; alg = strtok(NULL, ",")) {
-            if (!selected(o, alg) || !force(coll_names[coll], alg)) {
+            if (!selected(o, alg)) {
                 continue;
             }
+            force(coll_names[coll], alg);
             MPI_Comm comm;
             MPI_Comm_dup(MPI_COMM_WORLD, &comm);
             c->coll = coll_names[coll];
@@ -925,9 +952,10 @@ static void run_large(ctx_t *c, const options_t *o)
         char algs[256];
         snprintf(algs, sizeof(algs), "%s", coll_algs[alg_list[ci]]);
         for (char *alg = strtok(algs, ","); NULL != alg; alg = strtok(NULL, ",")) {
-            if (!selected(o, alg) || !force(colls[ci], alg)) {
+            if (!selected(o, alg)) {
                 continue;
             }
+            force(colls[ci], alg);
             MPI_Comm comm;
             MPI_Comm_dup(MPI_COMM_WORLD, &comm);
             MPI_Comm_rank(comm, &c->rank);

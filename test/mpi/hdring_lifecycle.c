@@ -100,14 +100,15 @@ static void self(void)
     checked_allreduce(MPI_COMM_SELF, 5, "self");
     MPI_Comm_split(MPI_COMM_WORLD, rank, 0, &single);
     checked_allreduce(single, 9, "size-1 split");
-    int x = rank, y = -1;
+    int x = rank, gathered = -1, reduced = -1;
     MPI_Bcast(&x, 1, MPI_INT, 0, single);
-    MPI_Allgather(&x, 1, MPI_INT, &y, 1, MPI_INT, single);
-    MPI_Reduce_scatter_block(&x, &y, 1, MPI_INT, MPI_SUM, single);
-    ++checks;
-    if (y != rank) {
+    MPI_Allgather(&x, 1, MPI_INT, &gathered, 1, MPI_INT, single);
+    MPI_Reduce_scatter_block(&x, &reduced, 1, MPI_INT, MPI_SUM, single);
+    checks += 3;
+    if (x != rank || gathered != rank || reduced != rank) {
         ++failures;
-        printf("FAIL size-1 split: rank %d got %d\n", rank, y);
+        printf("FAIL size-1 split: rank %d got bcast %d, allgather %d, reduce_scatter_block %d\n", rank, x, gathered,
+               reduced);
     }
     MPI_Comm_free(&single);
 }

@@ -39,9 +39,12 @@ typedef struct mca_coll_hdring_config {
     int algorithm[HDRING_NCOLLS];         /* value of coll_hdring_<coll>_algorithm; 0 = auto */
     size_t small_bytes[HDRING_NCOLLS][2]; /* up to this: latency algorithm; 0 = where the cost model says */
     size_t large_bytes[HDRING_NCOLLS][2]; /* from this on: ring; 0 = where the cost model says */
-    double model_latency_us, model_bandwidth_mbs, model_reduce_mbs; /* the cost model's alpha, beta, gamma */
+    double model_latency_us, model_bandwidth_mbs; /* the cost model's alpha and beta within a node */
+    double model_network_latency_us, model_network_bandwidth_mbs; /* ... across nodes */
+    double model_reduce_mbs;                                      /* its gamma */
     int verbose;
     size_t scratch_cache_bytes;
+    size_t max_message_elements; /* longer messages go to the PML as one message of a derived datatype */
 } mca_coll_hdring_config_t;
 
 typedef struct mca_coll_hdring_component_t {
@@ -87,6 +90,7 @@ typedef struct mca_coll_hdring_plan {
 typedef struct mca_coll_hdring_module_t {
     mca_coll_base_module_t super;
     mca_coll_hdring_config_t config;
+    bool spans_nodes; /* the communicator's ranks sit on more than one node: network model parameters */
     mca_coll_hdring_fallback_t fallback;
     bool fallback_retained;
     mca_coll_hdring_scratch_cache_t scratch;
@@ -98,7 +102,12 @@ OBJ_CLASS_DECLARATION(mca_coll_hdring_module_t);
 /* ---- component / module ---- */
 int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *comm, int *priority);
-/* The parameters a new communicator works with (invalid model parameters replaced, with a warning). */
+/* A message of help-coll-hdring.txt for the user, once per job: printed by the job's first process straight
+ * to stderr (Open MPI 4.1.4's relay of opal_show_help messages to mpirun was seen to drop them when several
+ * processes send at once, as at MPI_Init). MCA parameters are the same on every process, so the first one
+ * speaks for all. */
+void mca_coll_hdring_report(const char *topic, ...);
+/* The parameters a new communicator works with (invalid ones replaced, with a report). */
 void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
 /* MCA enum value of coll_hdring_<coll>_algorithm -> algorithm; names for the trace. */
 hdring_alg_t mca_coll_hdring_forced_alg(hdring_coll_t coll, int value);
@@ -142,12 +151,14 @@ typedef struct mca_coll_hdring_pml {
     ptrdiff_t extent;
     char *base[HDRING_NBUFS]; /* address of element 0 of each buffer */
     void *own_scratch;        /* scratch allocated for this call only (too large to cache) */
+    size_t max_message;       /* elements per PML message before a derived datatype carries it */
     int error;                /* Open MPI error behind HDRING_ERR_TRANSPORT */
     hdring_xport_t xport;
 } mca_coll_hdring_pml_t;
 
-void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, struct ompi_communicator_t *comm,
-                              struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag, int root);
+void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, const mca_coll_hdring_module_t *m,
+                              struct ompi_communicator_t *comm, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                              int tag, int root);
 /* Open MPI error code for a kernel's return value. */
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc);
 

@@ -34,7 +34,7 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
         return m->fallback.allgather(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, m->fallback.allgather_module);
     }
 
-    mca_coll_hdring_pml_init(&t, comm, rdtype, NULL, MCA_COLL_BASE_TAG_ALLGATHER, 0);
+    mca_coll_hdring_pml_init(&t, m, comm, rdtype, NULL, MCA_COLL_BASE_TAG_ALLGATHER, 0);
     t.base[HDRING_BUF_OUT] = rbuf;
     if (MPI_IN_PLACE != sbuf) {
         char *mine = (char *) rbuf + (ptrdiff_t) rank * (ptrdiff_t) rcount * t.extent;

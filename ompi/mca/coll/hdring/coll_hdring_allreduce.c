@@ -31,7 +31,7 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
         return m->fallback.allreduce(sbuf, rbuf, count, dtype, op, comm, m->fallback.allreduce_module);
     }
 
-    mca_coll_hdring_pml_init(&t, comm, dtype, op, MCA_COLL_BASE_TAG_ALLREDUCE, 0);
+    mca_coll_hdring_pml_init(&t, m, comm, dtype, op, MCA_COLL_BASE_TAG_ALLREDUCE, 0);
     t.base[HDRING_BUF_IN] = (char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf);
     t.base[HDRING_BUF_OUT] = rbuf;
     rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_allreduce_scratch(choice.alg, call.comm_size, (size_t) count));

@@ -1,13 +1,81 @@
 /*
  * coll/hdring MPI_Bcast: decide, then run the algorithm over the PML (ranks rotated so the root is algorithm
  * rank 0) or hand the call to the fallback.
+ *
+ * Ranks may describe the message with different (count, datatype) pairs of the same type signature, so the
+ * scatter algorithms, which cut the message into pieces, work on its bytes: in place when the datatype lays
+ * them out contiguously, otherwise packed into a buffer (the root packs before, the others unpack after).
+ * Binomial sends the message whole and uses the caller's description as it is.
  */
 #include "ompi_config.h"
 
+#include <stdlib.h>
+
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/coll/base/coll_tags.h"
+#include "opal/datatype/opal_convertor.h"
 
 #include "coll_hdring.h"
+
+/* buf's count elements to or from `bytes` packed bytes. */
+static int convert(void *buf, int count, struct ompi_datatype_t *dtype, char *packed, size_t bytes, bool pack)
+{
+    opal_convertor_t conv;
+    struct iovec iov = {packed, bytes};
+    uint32_t iov_count = 1;
+    size_t max_data = bytes;
+    int rc;
+
+    OBJ_CONSTRUCT(&conv, opal_convertor_t);
+    if (pack) {
+        rc = opal_convertor_copy_and_prepare_for_send(ompi_mpi_local_convertor, &dtype->super, count, buf, 0, &conv);
+        if (OPAL_SUCCESS == rc) {
+            rc = opal_convertor_pack(&conv, &iov, &iov_count, &max_data) < 0 ? OMPI_ERROR : OMPI_SUCCESS;
+        }
+    } else {
+        rc = opal_convertor_copy_and_prepare_for_recv(ompi_mpi_local_convertor, &dtype->super, count, buf, 0, &conv);
+        if (OPAL_SUCCESS == rc) {
+            rc = opal_convertor_unpack(&conv, &iov, &iov_count, &max_data) < 0 ? OMPI_ERROR : OMPI_SUCCESS;
+        }
+    }
+    OBJ_DESTRUCT(&conv);
+    return OMPI_SUCCESS == rc && max_data != bytes ? OMPI_ERROR : rc;
+}
+
+/* A scatter algorithm on the message's bytes. */
+static int bcast_bytes(mca_coll_hdring_module_t *m, hdring_alg_t alg, void *buf, int count,
+                       struct ompi_datatype_t *dtype, size_t bytes, int root, struct ompi_communicator_t *comm)
+{
+    const bool contiguous = ompi_datatype_is_contiguous_memory_layout(dtype, count);
+    const bool is_root = ompi_comm_rank(comm) == root;
+    mca_coll_hdring_pml_t t;
+    ptrdiff_t true_lb, true_extent;
+    char *packed = NULL;
+    int rc = OMPI_SUCCESS;
+
+    mca_coll_hdring_pml_init(&t, m, comm, MPI_BYTE, NULL, MCA_COLL_BASE_TAG_BCAST, root);
+    if (contiguous) {
+        ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
+        t.base[HDRING_BUF_OUT] = (char *) buf + true_lb;
+    } else {
+        packed = malloc(bytes);
+        if (NULL == packed) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        t.base[HDRING_BUF_OUT] = packed;
+        if (is_root) {
+            rc = convert(buf, count, dtype, packed, bytes, true);
+        }
+    }
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_hdring_pml_error(&t, hdring_bcast(&t.xport, alg, bytes));
+    }
+    if (OMPI_SUCCESS == rc && !contiguous && !is_root) {
+        rc = convert(buf, count, dtype, packed, bytes, false);
+    }
+    free(packed);
+    return rc;
+}
 
 int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
@@ -28,7 +96,10 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
     if (choice.fallback) {
         return m->fallback.bcast(buf, count, dtype, root, comm, m->fallback.bcast_module);
     }
-    mca_coll_hdring_pml_init(&t, comm, dtype, NULL, MCA_COLL_BASE_TAG_BCAST, root);
+    if (HDRING_ALG_BINOMIAL != choice.alg) {
+        return bcast_bytes(m, choice.alg, buf, count, dtype, call.bytes, root, comm);
+    }
+    mca_coll_hdring_pml_init(&t, m, comm, dtype, NULL, MCA_COLL_BASE_TAG_BCAST, root);
     t.base[HDRING_BUF_OUT] = buf;
     return mca_coll_hdring_pml_error(&t, hdring_bcast(&t.xport, choice.alg, (size_t) count));
 }

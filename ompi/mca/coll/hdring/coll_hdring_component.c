@@ -9,13 +9,18 @@
 
 #include <dlfcn.h>
 #include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_var_enum.h"
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
+#include "ompi/mca/rte/rte.h"
 
 #include "coll_hdring.h"
 
@@ -108,28 +113,84 @@ static const coll_params_t coll_params[HDRING_NCOLLS] = {
         "count x type size"},
 };
 
-/* The cost model's defaults: fitted to every algorithm measured side by side on the development machine (2
- * cores, shared memory, 2 to 8 ranks), README.md "Tuning" says how; measure yours the same way. */
-#define DEFAULT_LATENCY_US 10.0
-#define DEFAULT_BANDWIDTH_MBS 10000.0
-#define DEFAULT_REDUCE_MBS 10000.0
+/* The cost model's parameters. Node-local defaults: fitted to every algorithm measured side by side on the
+ * development machine (2 cores, shared memory, 2 to 8 ranks), README.md "Tuning" says how. Network defaults,
+ * for communicators whose ranks sit on more than one node: see README.md "Tuning". Measure yours. */
+#define MODEL_NETWORK_LATENCY_US 20.0
+#define MODEL_NETWORK_BANDWIDTH_MBS 1250.0
+
+typedef struct model_param {
+    const char *name, *help;
+    double default_value;
+    size_t offset;     /* in mca_coll_hdring_config_t */
+    bool zero_allowed; /* a latency may be 0; a speed may not */
+} model_param_t;
+
+static const model_param_t model_params[] = {
+    {"model_latency_us",
+     "Cost model: time of one message between ranks of one node, microseconds (alpha). Measure with "
+     "hdring_calibrate",
+     10.0, offsetof(mca_coll_hdring_config_t, model_latency_us), true},
+    {"model_bandwidth_mbs", "Cost model: bandwidth of one direction between ranks of one node, MB/s (1/beta)",
+     10000.0, offsetof(mca_coll_hdring_config_t, model_bandwidth_mbs), false},
+    {"model_network_latency_us",
+     "Cost model: time of one message on communicators whose ranks sit on more than one node, microseconds",
+     MODEL_NETWORK_LATENCY_US, offsetof(mca_coll_hdring_config_t, model_network_latency_us), true},
+    {"model_network_bandwidth_mbs",
+     "Cost model: bandwidth of one link direction on communicators whose ranks sit on more than one node, MB/s",
+     MODEL_NETWORK_BANDWIDTH_MBS, offsetof(mca_coll_hdring_config_t, model_network_bandwidth_mbs), false},
+    {"model_reduce_mbs", "Cost model: speed of a local reduction, MB/s (1/gamma)", 10000.0,
+     offsetof(mca_coll_hdring_config_t, model_reduce_mbs), false},
+};
+#define NMODEL_PARAMS (sizeof(model_params) / sizeof(model_params[0]))
+
+static double *model_value(mca_coll_hdring_config_t *cfg, const model_param_t *mp)
+{
+    return (double *) ((char *) cfg + mp->offset);
+}
 
 hdring_alg_t mca_coll_hdring_forced_alg(hdring_coll_t coll, int value) { return coll_params[coll].algs[value]; }
 
+void mca_coll_hdring_report(const char *topic, ...)
+{
+    if (0 != OMPI_PROC_MY_NAME->vpid) {
+        return;
+    }
+    va_list ap;
+    va_start(ap, topic);
+    char *msg = opal_show_help_vstring("help-coll-hdring.txt", topic, true, ap);
+    va_end(ap);
+    if (NULL != msg) {
+        fputs(msg, stderr);
+        fflush(stderr);
+        free(msg);
+    }
+}
+
 void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
 {
-    static bool warned = false;
+    static bool warned[NMODEL_PARAMS], warned_message = false;
     *cfg = mca_coll_hdring_component.config;
-    /* negative or zero speeds would turn the model's times into nonsense: say so once, use the defaults */
-    if (!(cfg->model_latency_us >= 0) || !(cfg->model_bandwidth_mbs > 0) || !(cfg->model_reduce_mbs > 0)) {
-        if (!warned) {
-            opal_show_help("help-coll-hdring.txt", "bad model", true, cfg->model_latency_us, cfg->model_bandwidth_mbs,
-                           cfg->model_reduce_mbs, DEFAULT_LATENCY_US, DEFAULT_BANDWIDTH_MBS, DEFAULT_REDUCE_MBS);
-            warned = true;
+    if (0 == cfg->max_message_elements || cfg->max_message_elements > INT_MAX) {
+        if (!warned_message) {
+            mca_coll_hdring_report("bad max message", cfg->max_message_elements, INT_MAX);
+            warned_message = true;
         }
-        cfg->model_latency_us = DEFAULT_LATENCY_US;
-        cfg->model_bandwidth_mbs = DEFAULT_BANDWIDTH_MBS;
-        cfg->model_reduce_mbs = DEFAULT_REDUCE_MBS;
+        cfg->max_message_elements = INT_MAX;
+    }
+    /* negative or zero speeds would turn the model's times into nonsense: say so once, use the default */
+    for (size_t i = 0; i < NMODEL_PARAMS; ++i) {
+        double *v = model_value(cfg, &model_params[i]);
+        if (model_params[i].zero_allowed ? *v >= 0 : *v > 0) {
+            continue;
+        }
+        if (!warned[i]) {
+            mca_coll_hdring_report("bad model", model_params[i].name, *v,
+                                   model_params[i].zero_allowed ? "0 or more" : "more than 0",
+                                   model_params[i].default_value);
+            warned[i] = true;
+        }
+        *v = model_params[i].default_value;
     }
 }
 
@@ -218,30 +279,29 @@ static int hdring_register(void)
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    const struct {
-        const char *name, *help;
-        double value, *storage;
-    } model[] = {
-        {"model_latency_us", "Cost model: time of one message, microseconds (alpha). Measure with hdring_calibrate",
-         DEFAULT_LATENCY_US, &cfg->model_latency_us},
-        {"model_bandwidth_mbs", "Cost model: bandwidth of one link direction, MB/s (1/beta)", DEFAULT_BANDWIDTH_MBS,
-         &cfg->model_bandwidth_mbs},
-        {"model_reduce_mbs", "Cost model: speed of a local reduction, MB/s (1/gamma)", DEFAULT_REDUCE_MBS,
-         &cfg->model_reduce_mbs},
-    };
-    for (size_t i = 0; i < sizeof(model) / sizeof(model[0]); ++i) {
-        *model[i].storage = model[i].value;
-        rc = register_var(model[i].name, model[i].help, MCA_BASE_VAR_TYPE_DOUBLE, NULL, OPAL_INFO_LVL_6,
-                          model[i].storage);
+    for (size_t i = 0; i < NMODEL_PARAMS; ++i) {
+        double *storage = model_value(cfg, &model_params[i]);
+        *storage = model_params[i].default_value;
+        rc = register_var(model_params[i].name, model_params[i].help, MCA_BASE_VAR_TYPE_DOUBLE, NULL,
+                          OPAL_INFO_LVL_6, storage);
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
     }
-    cfg->scratch_cache_bytes = 64 << 20;
+    cfg->scratch_cache_bytes = 16 << 20;
     rc = register_var("scratch_cache_bytes",
-                      "Scratch memory each communicator keeps between calls, in bytes. Calls needing more "
-                      "allocate and free their own",
+                      "Scratch memory each communicator keeps between calls, in bytes (allocated when first "
+                      "needed). Calls needing more allocate and free their own",
                       MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6, &cfg->scratch_cache_bytes);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    cfg->max_message_elements = INT_MAX;
+    rc = register_var("max_message_elements",
+                      "Most elements one point-to-point message carries as a plain (count, datatype) pair, 1 to "
+                      "2147483647 (the default, MPI's int limit). A longer message still goes as one message, "
+                      "of a derived datatype. Lower it only to test that path",
+                      MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_9, &cfg->max_message_elements);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }

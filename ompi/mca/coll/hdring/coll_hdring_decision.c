@@ -5,9 +5,10 @@
  * operation with ring goes to the fallback. With auto, each communicator builds on first use a plan per
  * collective: sizes up to coll_hdring_<coll>_small_bytes_<pof2|npof2> (when set) use the latency algorithm,
  * sizes from coll_hdring_<coll>_large_bytes_* (when set) use ring, and everything else goes to the fastest
- * algorithm the cost model (hdring_cost.h, with the coll_hdring_model_* parameters) predicts for the
- * communicator's size. Unset thresholds (0, the default) thus sit where the model puts the crossovers for each
- * p. Non-commutative operations never get ring. The trace says which rule decided.
+ * algorithm the cost model (hdring_cost.h, with the coll_hdring_model_* parameters: the network ones when the
+ * communicator's ranks sit on more than one node) predicts for the communicator's size. Unset thresholds (0, the
+ * default) thus sit where the model puts the crossovers for each p. Non-commutative operations never get ring.
+ * The trace says which rule decided.
  */
 #include "ompi_config.h"
 
@@ -47,10 +48,11 @@ static hdring_alg_t latency_alg(hdring_coll_t coll)
 
 static hdring_alg_t ring_alg(hdring_coll_t coll) { return HDRING_BCAST == coll ? HDRING_ALG_SCATTER_RING : HDRING_ALG_RING; }
 
-static hdring_cost_params_t model_params(const mca_coll_hdring_config_t *cfg)
+static hdring_cost_params_t model_params(const mca_coll_hdring_config_t *cfg, bool spans_nodes)
 {
-    hdring_cost_params_t c = {cfg->model_latency_us * 1e-6, 1.0 / (cfg->model_bandwidth_mbs * 1e6),
-                              1.0 / (cfg->model_reduce_mbs * 1e6)};
+    const double latency_us = spans_nodes ? cfg->model_network_latency_us : cfg->model_latency_us;
+    const double bandwidth_mbs = spans_nodes ? cfg->model_network_bandwidth_mbs : cfg->model_bandwidth_mbs;
+    hdring_cost_params_t c = {latency_us * 1e-6, 1.0 / (bandwidth_mbs * 1e6), 1.0 / (cfg->model_reduce_mbs * 1e6)};
     return c;
 }
 
@@ -70,29 +72,30 @@ static hdring_alg_t fastest(const hdring_alg_t *algs, int nalgs, hdring_cost_col
     return algs[best];
 }
 
-static void add_segment(mca_coll_hdring_plan_t *plan, size_t upto, hdring_alg_t alg, int why)
+/* Appends a segment, or extends the last one when it has the same algorithm and reason. At most `room`
+ * segments: past that, the last segment keeps its algorithm up to here (the model never finds that many
+ * crossovers; the bound only keeps the plan in its array). */
+static void add_segment(mca_coll_hdring_plan_t *plan, int room, size_t upto, hdring_alg_t alg, int why)
 {
     const int last = plan->nsegments - 1;
-    if (last >= 0 && plan->alg[last] == alg && plan->why[last] == why) {
+    if (last >= 0 && ((plan->alg[last] == alg && plan->why[last] == why) || plan->nsegments >= room)) {
         plan->upto[last] = upto;
-    } else if (plan->nsegments < HDRING_MAX_SEGMENTS) {
+    } else {
         plan->upto[plan->nsegments] = upto;
         plan->alg[plan->nsegments] = alg;
         plan->why[plan->nsegments] = why;
         ++plan->nsegments;
-    } else { /* more crossovers than room: the last segment keeps its algorithm up to here */
-        plan->upto[last] = upto;
     }
 }
 
-static void build_plan(const mca_coll_hdring_config_t *cfg, hdring_coll_t coll, int p, bool ordered,
-                       mca_coll_hdring_plan_t *plan)
+static void build_plan(const mca_coll_hdring_config_t *cfg, bool spans_nodes, hdring_coll_t coll, int p,
+                       bool ordered, mca_coll_hdring_plan_t *plan)
 {
     const int kind = hdring_is_pow2(p) ? HDRING_POF2 : HDRING_NPOF2;
     const size_t small = cfg->small_bytes[coll][kind];
     const size_t large = ordered ? 0 : cfg->large_bytes[coll][kind]; /* ring cannot keep operand order */
     const hdring_cost_coll_t cc = cost_coll(coll);
-    const hdring_cost_params_t c = model_params(cfg);
+    const hdring_cost_params_t c = model_params(cfg, spans_nodes);
     hdring_alg_t all[4], algs[4];
     int nalgs = 0;
 
@@ -106,9 +109,10 @@ static void build_plan(const mca_coll_hdring_config_t *cfg, hdring_coll_t coll, 
         }
         algs[nalgs++] = all[a];
     }
+    const int model_room = HDRING_MAX_SEGMENTS - (large > 0 ? 1 : 0); /* the large segment keeps its slot */
     plan->nsegments = 0;
     if (small > 0) {
-        add_segment(plan, small, latency_alg(coll), MCA_COLL_HDRING_WHY_SMALL);
+        add_segment(plan, HDRING_MAX_SEGMENTS, small, latency_alg(coll), MCA_COLL_HDRING_WHY_SMALL);
     }
     const double first = small > 0 ? (double) small + 1 : SCAN_FIRST;
     const double last = large > 0 ? (double) large - 1 : SCAN_LAST;
@@ -128,15 +132,15 @@ static void build_plan(const mca_coll_hdring_config_t *cfg, hdring_coll_t coll, 
                         hi = mid;
                     }
                 }
-                add_segment(plan, (size_t) lo, winner, MCA_COLL_HDRING_WHY_MODEL);
+                add_segment(plan, model_room, (size_t) lo, winner, MCA_COLL_HDRING_WHY_MODEL);
                 winner = w;
             }
             at = next;
         }
-        add_segment(plan, large > 0 ? large - 1 : SIZE_MAX, winner, MCA_COLL_HDRING_WHY_MODEL);
+        add_segment(plan, model_room, large > 0 ? large - 1 : SIZE_MAX, winner, MCA_COLL_HDRING_WHY_MODEL);
     }
     if (large > 0) {
-        add_segment(plan, SIZE_MAX, ring_alg(coll), MCA_COLL_HDRING_WHY_LARGE);
+        add_segment(plan, HDRING_MAX_SEGMENTS, SIZE_MAX, ring_alg(coll), MCA_COLL_HDRING_WHY_LARGE);
     }
     plan->built = true;
 }
@@ -158,7 +162,7 @@ static void choose(mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *ca
     }
     mca_coll_hdring_plan_t *plan = &m->plan[call->coll][call->ordered ? 1 : 0];
     if (!plan->built) {
-        build_plan(&m->config, call->coll, call->comm_size, call->ordered, plan);
+        build_plan(&m->config, m->spans_nodes, call->coll, call->comm_size, call->ordered, plan);
     }
     int s = 0;
     while (s < plan->nsegments - 1 && call->bytes > plan->upto[s]) {
@@ -170,7 +174,7 @@ static void choose(mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *ca
     choice->hi = plan->upto[s];
 }
 
-static void trace(const mca_coll_hdring_call_t *call, const mca_coll_hdring_choice_t *choice)
+static void trace(const mca_coll_hdring_call_t *call, const mca_coll_hdring_choice_t *choice, bool spans_nodes)
 {
     const char *coll = mca_coll_hdring_coll_name(call->coll);
     const char *kind = hdring_is_pow2(call->comm_size) ? "pof2" : "npof2";
@@ -199,8 +203,8 @@ static void trace(const mca_coll_hdring_call_t *call, const mca_coll_hdring_choi
         snprintf(reason, sizeof(reason), "auto: >= coll_hdring_%s_large_bytes_%s = %zu", coll, kind, choice->lo);
         break;
     default:
-        snprintf(reason, sizeof(reason), "auto: cost model's fastest for p=%d from %zu B to %s%s", call->comm_size,
-                 choice->lo, upto, order);
+        snprintf(reason, sizeof(reason), "auto: cost model's fastest for p=%d%s from %zu B to %s%s", call->comm_size,
+                 spans_nodes ? " across nodes" : "", choice->lo, upto, order);
         break;
     }
     opal_output(mca_coll_hdring_component.output, "hdring: %s np=%d bytes=%zu alg=%s (%s)", coll, call->comm_size,
@@ -212,6 +216,6 @@ void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicato
 {
     choose(m, call, choice);
     if (m->config.verbose >= 1 && 0 == ompi_comm_rank(comm)) {
-        trace(call, choice);
+        trace(call, choice, m->spans_nodes);
     }
 }

@@ -8,12 +8,11 @@
  */
 #include "ompi_config.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "opal/util/show_help.h"
+#include "ompi/group/group.h"
 #include "ompi/mca/coll/base/base.h"
 #include "ompi/mca/rte/rte.h"
 
@@ -64,18 +63,8 @@ int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_thr
     (void) enable_progress_threads;
     (void) enable_mpi_threads;
     if (1 == opal_list_get_size(&ompi_coll_base_framework.framework_components)) {
-        /* Every process gets here; one message is enough. It goes straight to stderr: Open MPI 4.1.4's
-         * relay of show_help messages to mpirun was seen to drop them under load. The pause lets the
-         * output reach mpirun before the aborts tear the job down. */
-        if (0 == OMPI_PROC_MY_NAME->vpid) {
-            char *msg = opal_show_help_string("help-coll-hdring.txt", "hdring alone", true,
-                                              ompi_process_info.nodename, mca_coll_hdring_component.priority);
-            if (NULL != msg) {
-                fputs(msg, stderr);
-                fflush(stderr);
-                free(msg);
-            }
-        }
+        /* The pause lets the message reach mpirun before the aborts tear the job down. */
+        mca_coll_hdring_report("hdring alone", ompi_process_info.nodename, mca_coll_hdring_component.priority);
         sleep(1);
         ompi_rte_abort(OMPI_ERR_NOT_AVAILABLE, NULL);
     }
@@ -96,6 +85,7 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
         return NULL;
     }
     mca_coll_hdring_config_snapshot(&m->config);
+    m->spans_nodes = ompi_group_have_remote_peers(comm->c_local_group);
     m->super.coll_module_enable = hdring_module_enable;
     m->super.coll_module_disable = hdring_module_disable;
     m->super.coll_allreduce = mca_coll_hdring_allreduce;

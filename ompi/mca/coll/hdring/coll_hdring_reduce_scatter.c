@@ -18,7 +18,7 @@ static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const 
                const mca_coll_hdring_choice_t *choice, bool ordered)
 {
     mca_coll_hdring_pml_t t;
-    mca_coll_hdring_pml_init(&t, comm, dtype, op, tag, 0);
+    mca_coll_hdring_pml_init(&t, m, comm, dtype, op, tag, 0);
     t.base[HDRING_BUF_IN] = (char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf);
     t.base[HDRING_BUF_OUT] = rbuf;
     int rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_reduce_scatter_scratch(choice->alg, blocks, ordered));

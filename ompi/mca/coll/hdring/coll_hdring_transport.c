@@ -2,7 +2,8 @@
  * coll/hdring transport over the PML: the hdring_transport.h operations for one collective call.
  *
  * Element offsets become addresses through the datatype's extent, so derived datatypes work unchanged.
- * A message larger than INT_MAX elements (possible for reduce_scatter and allgather totals) is sent in chunks.
+ * A message of more than coll_hdring_max_message_elements elements (INT_MAX by default; reduce_scatter and
+ * allgather totals can exceed it) is still one PML message, of a derived datatype (pml_message below).
  * Algorithm ranks are rotated so that algorithm rank 0 is the root (bcast; 0 elsewhere).
  */
 #include "ompi_config.h"
@@ -26,62 +27,116 @@ static char *loc_addr(const mca_coll_hdring_pml_t *t, hdring_loc_t at)
 
 static int comm_rank_of(const mca_coll_hdring_pml_t *t, int peer) { return (peer + t->root) % t->xport.size; }
 
-static size_t chunks_of(size_t count) { return (count + INT_MAX - 1) / INT_MAX; }
-
 static int transport_failed(mca_coll_hdring_pml_t *t, int ompi_error)
 {
     t->error = ompi_error;
     return HDRING_ERR_TRANSPORT;
 }
 
-static int post(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send, ompi_request_t **reqs, size_t *nreqs)
-{
-    char *addr = loc_addr(t, msg->at);
-    size_t left = msg->count;
-    const int peer = comm_rank_of(t, msg->peer);
+/* A message goes to the PML as one message of n elements of *type: the datatype itself up to
+ * t->max_message elements; beyond, count 1 of a derived type made of whole runs of max_message elements and
+ * the rest. A message is thus never cut in pieces whose boundaries would depend on how this rank describes
+ * its data: peers describing the same bytes with other (count, datatype) pairs still match. */
+typedef struct pml_message {
+    char *addr;
+    int n;
+    ompi_datatype_t *type;
+} pml_message_t;
 
-    while (left > 0) {
-        const int n = left > INT_MAX ? INT_MAX : (int) left;
-        int rc = is_send ? MCA_PML_CALL(isend(addr, n, t->dtype, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm,
-                                              &reqs[*nreqs]))
-                         : MCA_PML_CALL(irecv(addr, n, t->dtype, peer, t->tag, t->comm, &reqs[*nreqs]));
-        if (OMPI_SUCCESS != rc) {
-            return rc;
-        }
-        ++*nreqs;
-        addr += (ptrdiff_t) n * t->extent;
-        left -= (size_t) n;
+static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, pml_message_t *out)
+{
+    out->addr = loc_addr(t, msg->at);
+    out->type = t->dtype;
+    out->n = (int) msg->count;
+    if (msg->count <= t->max_message) {
+        return OMPI_SUCCESS;
     }
-    return OMPI_SUCCESS;
+    const size_t runs = msg->count / t->max_message, rest = msg->count % t->max_message;
+    if (runs > INT_MAX) {
+        return OMPI_ERR_NOT_SUPPORTED;
+    }
+    ompi_datatype_t *run;
+    int rc = ompi_datatype_create_contiguous((int) t->max_message, t->dtype, &run);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    const int lengths[2] = {(int) runs, (int) rest};
+    const ptrdiff_t displs[2] = {0, (ptrdiff_t) (runs * t->max_message) * t->extent};
+    ompi_datatype_t *const types[2] = {run, t->dtype};
+    rc = ompi_datatype_create_struct(0 == rest ? 1 : 2, lengths, displs, types, &out->type);
+    ompi_datatype_destroy(&run);
+    if (OMPI_SUCCESS == rc) {
+        rc = ompi_datatype_commit(&out->type);
+        if (OMPI_SUCCESS != rc) {
+            ompi_datatype_destroy(&out->type);
+        }
+    }
+    out->n = 1;
+    return rc;
 }
 
-/* One message, or one send and one receive, of at most INT_MAX elements: most exchanges of every algorithm.
- * Blocking calls (isend + recv for the pair, as Open MPI's own sendrecv does) cost far less per call than
- * posting both and waiting on the array. */
+/* Once the PML is done with the message. */
+static void pml_message_release(const mca_coll_hdring_pml_t *t, pml_message_t *m)
+{
+    if (m->type != t->dtype) {
+        ompi_datatype_destroy(&m->type);
+    }
+}
+
+static int post(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send, ompi_request_t **req,
+                pml_message_t *m)
+{
+    int rc = pml_message(t, msg, m);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    const int peer = comm_rank_of(t, msg->peer);
+    rc = is_send ? MCA_PML_CALL(isend(m->addr, m->n, m->type, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm, req))
+                 : MCA_PML_CALL(irecv(m->addr, m->n, m->type, peer, t->tag, t->comm, req));
+    if (OMPI_SUCCESS != rc) {
+        pml_message_release(t, m);
+    }
+    return rc;
+}
+
+static int blocking_recv(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg)
+{
+    pml_message_t m;
+    int rc = pml_message(t, msg, &m);
+    if (OMPI_SUCCESS == rc) {
+        rc = MCA_PML_CALL(recv(m.addr, m.n, m.type, comm_rank_of(t, msg->peer), t->tag, t->comm, MPI_STATUS_IGNORE));
+        pml_message_release(t, &m);
+    }
+    return rc;
+}
+
+/* One message, or one send and one receive: most exchanges of every algorithm. Blocking calls (isend + recv
+ * for the pair, as Open MPI's own sendrecv does) cost far less per call than posting both and waiting on the
+ * array. */
 static int exchange_simple(mca_coll_hdring_pml_t *t, const hdring_msg_t *send, const hdring_msg_t *recv)
 {
+    pml_message_t s;
     ompi_request_t *req;
     int rc;
 
-    if (NULL == recv) {
-        rc = MCA_PML_CALL(send(loc_addr(t, send->at), (int) send->count, t->dtype, comm_rank_of(t, send->peer),
-                               t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm));
-    } else if (NULL == send) {
-        rc = MCA_PML_CALL(recv(loc_addr(t, recv->at), (int) recv->count, t->dtype, comm_rank_of(t, recv->peer),
-                               t->tag, t->comm, MPI_STATUS_IGNORE));
+    if (NULL == send) {
+        rc = blocking_recv(t, recv);
+    } else if (NULL == recv) {
+        rc = pml_message(t, send, &s);
+        if (OMPI_SUCCESS == rc) {
+            rc = MCA_PML_CALL(send(s.addr, s.n, s.type, comm_rank_of(t, send->peer), t->tag,
+                                   MCA_PML_BASE_SEND_STANDARD, t->comm));
+            pml_message_release(t, &s);
+        }
     } else {
-        rc = MCA_PML_CALL(isend(loc_addr(t, send->at), (int) send->count, t->dtype, comm_rank_of(t, send->peer),
-                                t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm, &req));
-        if (OMPI_SUCCESS != rc) {
-            return transport_failed(t, rc);
+        rc = post(t, send, true, &req, &s);
+        if (OMPI_SUCCESS == rc) {
+            rc = blocking_recv(t, recv);
+            /* the send completes whatever became of the receive: its peer is waiting for it */
+            const int send_rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
+            pml_message_release(t, &s);
+            rc = OMPI_SUCCESS != rc ? rc : send_rc;
         }
-        rc = MCA_PML_CALL(recv(loc_addr(t, recv->at), (int) recv->count, t->dtype, comm_rank_of(t, recv->peer),
-                               t->tag, t->comm, MPI_STATUS_IGNORE));
-        if (OMPI_SUCCESS != rc) {
-            ompi_request_free(&req);
-            return transport_failed(t, rc);
-        }
-        rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
     }
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
 }
@@ -90,52 +145,67 @@ static int pml_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const 
 {
     mca_coll_hdring_pml_t *t = ctx;
     ompi_request_t *stack_reqs[STACK_REQUESTS], **reqs = stack_reqs;
+    pml_message_t stack_msgs[STACK_REQUESTS], *msgs = stack_msgs;
     const hdring_msg_t *one_send = NULL, *one_recv = NULL;
-    size_t want = 0, nreqs = 0, nonempty = 0;
-    int rc = OMPI_SUCCESS;
+    int nonempty = 0, nreqs = 0, nrecv_reqs, rc = OMPI_SUCCESS;
 
     for (int i = 0; i < nsends; ++i) {
-        want += chunks_of(sends[i].count);
+        nonempty += 0 != sends[i].count;
         one_send = 0 != sends[i].count ? &sends[i] : one_send;
     }
     for (int i = 0; i < nrecvs; ++i) {
-        want += chunks_of(recvs[i].count);
+        nonempty += 0 != recvs[i].count;
         one_recv = 0 != recvs[i].count ? &recvs[i] : one_recv;
     }
-    for (int i = 0; i < nsends; ++i) {
-        nonempty += 0 != sends[i].count;
-    }
-    for (int i = 0; i < nrecvs; ++i) {
-        nonempty += 0 != recvs[i].count;
-    }
-    if (0 == want) {
+    if (0 == nonempty) {
         return HDRING_OK;
     }
-    if (want == nonempty && want <= 2 && (want == 1 || (NULL != one_send && NULL != one_recv))) {
+    if (1 == nonempty || (2 == nonempty && NULL != one_send && NULL != one_recv)) {
         return exchange_simple(t, one_send, one_recv);
     }
-    if (want > STACK_REQUESTS) {
-        reqs = malloc(want * sizeof(*reqs));
-        if (NULL == reqs) {
+    if (nonempty > STACK_REQUESTS) {
+        reqs = malloc((size_t) nonempty * sizeof(*reqs));
+        msgs = malloc((size_t) nonempty * sizeof(*msgs));
+        if (NULL == reqs || NULL == msgs) {
+            free(reqs);
+            free(msgs);
             return transport_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
         }
     }
     /* Receives first, so a peer's send finds its match posted. */
     for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) {
-        rc = post(t, &recvs[i], false, reqs, &nreqs);
+        if (0 != recvs[i].count) {
+            rc = post(t, &recvs[i], false, &reqs[nreqs], &msgs[nreqs]);
+            nreqs += OMPI_SUCCESS == rc;
+        }
     }
+    nrecv_reqs = nreqs;
     for (int i = 0; i < nsends && OMPI_SUCCESS == rc; ++i) {
-        rc = post(t, &sends[i], true, reqs, &nreqs);
+        if (0 != sends[i].count) {
+            rc = post(t, &sends[i], true, &reqs[nreqs], &msgs[nreqs]);
+            nreqs += OMPI_SUCCESS == rc;
+        }
     }
     if (OMPI_SUCCESS == rc) {
-        rc = ompi_request_wait_all(nreqs, reqs, MPI_STATUSES_IGNORE);
+        rc = ompi_request_wait_all((size_t) nreqs, reqs, MPI_STATUSES_IGNORE);
     } else {
-        for (size_t i = 0; i < nreqs; ++i) {
-            ompi_request_free(&reqs[i]);
+        /* A post failed: withdraw the posted receives, whose buffers the caller may free once it has the
+         * error, and let the posted sends complete on their own. */
+        for (int i = 0; i < nreqs; ++i) {
+            if (i < nrecv_reqs) {
+                ompi_request_cancel(reqs[i]);
+                ompi_request_wait(&reqs[i], MPI_STATUS_IGNORE);
+            } else {
+                ompi_request_free(&reqs[i]);
+            }
         }
+    }
+    for (int i = 0; i < nreqs; ++i) {
+        pml_message_release(t, &msgs[i]);
     }
     if (reqs != stack_reqs) {
         free(reqs);
+        free(msgs);
     }
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
 }
@@ -214,8 +284,9 @@ static const hdring_transport_ops_t pml_ops = {
     .copy = pml_copy,
 };
 
-void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, struct ompi_communicator_t *comm,
-                              struct ompi_datatype_t *dtype, struct ompi_op_t *op, int tag, int root)
+void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, const mca_coll_hdring_module_t *m,
+                              struct ompi_communicator_t *comm, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                              int tag, int root)
 {
     const int size = ompi_comm_size(comm);
 
@@ -229,6 +300,7 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, struct ompi_communicator
         t->base[b] = NULL;
     }
     t->own_scratch = NULL;
+    t->max_message = m->config.max_message_elements;
     t->error = OMPI_SUCCESS;
     t->xport.ops = &pml_ops;
     t->xport.ctx = t;

@@ -16,9 +16,10 @@ static int position_holder(const hdring_binblocks_t *bb, int b, int q)
     return bb->first[b] + hdring_bit_reverse(q, bb->log2_size[b]);
 }
 
-/* The pieces of block b's position q as held in block b - 1 (2^(k(b-1) - kb) of them), one message each. */
+/* The pieces of block b's position q as held in block b - 1 (2^(k(b-1) - kb) of them), one message each, in
+ * *msgs (release with free) and *nmsgs. */
 static int pieces_of(const hdring_binblocks_t *bb, int b, int q, const hdring_partition_t *fine, hdring_buf_t buf,
-                     hdring_msg_t **msgs)
+                     hdring_msg_t **msgs, int *nmsgs)
 {
     const int ratio = 1 << (bb->log2_size[b - 1] - bb->log2_size[b]);
     const hdring_positions_t up = block_positions(bb, b - 1, fine);
@@ -32,7 +33,8 @@ static int pieces_of(const hdring_binblocks_t *bb, int b, int q, const hdring_pa
         const size_t at = hdring_pos_offset(&up, j);
         (*msgs)[t] = hdring_msg(position_holder(bb, b - 1, j), hdring_at(buf, at), hdring_pos_offset(&up, j + 1) - at);
     }
-    return ratio;
+    *nmsgs = ratio;
+    return HDRING_OK;
 }
 
 int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *bb, const hdring_partition_t *fine,
@@ -57,9 +59,10 @@ int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *b
     }
     if (HDRING_OK == rc && b > 0) {
         hdring_msg_t *msgs;
-        const int n = pieces_of(bb, b, q, fine, acc, &msgs);
-        if (n < 0) {
-            return n;
+        int n;
+        rc = pieces_of(bb, b, q, fine, acc, &msgs, &n);
+        if (HDRING_OK != rc) {
+            return rc;
         }
         rc = x->ops->exchange(x->ctx, msgs, n, NULL, 0);
         free(msgs);
@@ -78,9 +81,10 @@ int hdring_binblocks_broadcast(const hdring_xport_t *x, const hdring_binblocks_t
 
     if (b > 0) {
         hdring_msg_t *msgs;
-        const int n = pieces_of(bb, b, q, fine, acc, &msgs);
-        if (n < 0) {
-            return n;
+        int n;
+        rc = pieces_of(bb, b, q, fine, acc, &msgs, &n);
+        if (HDRING_OK != rc) {
+            return rc;
         }
         rc = x->ops->exchange(x->ctx, NULL, 0, msgs, n);
         free(msgs);
