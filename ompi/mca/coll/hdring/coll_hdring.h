@@ -152,6 +152,12 @@ typedef struct mca_coll_hdring_pml {
     char *base[HDRING_NBUFS]; /* address of element 0 of each buffer */
     void *own_scratch;        /* scratch allocated for this call only (too large to cache) */
     size_t max_message;       /* elements per PML message before a derived datatype carries it */
+    struct {                  /* where sends of exactly one OUT range may read the same bytes instead */
+        size_t off, count;    /* the range of OUT, in elements */
+        const void *buf;      /* NULL: no alternative source */
+        int n;
+        struct ompi_datatype_t *type;
+    } same_bytes;
     int error;                /* Open MPI error behind HDRING_ERR_TRANSPORT */
     hdring_xport_t xport;
 } mca_coll_hdring_pml_t;
@@ -159,6 +165,12 @@ typedef struct mca_coll_hdring_pml {
 void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, const mca_coll_hdring_module_t *m,
                               struct ompi_communicator_t *comm, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                               int tag, int root);
+/* Sends of exactly elements [off, off + count) of OUT read (n, type) at buf instead, which holds the same
+ * bytes: allgather's own contribution in the send buffer. The peer then reads memory this rank has not just
+ * written (its copy into OUT): at 2 ranks on shared memory, sending the freshly written OUT block measured
+ * 15% slower for 64 KiB to 4 MiB. */
+void mca_coll_hdring_pml_same_bytes(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf, int n,
+                                    struct ompi_datatype_t *type);
 /* Open MPI error code for a kernel's return value. */
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc);
 

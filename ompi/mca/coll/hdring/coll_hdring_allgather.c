@@ -1,7 +1,8 @@
 /*
  * coll/hdring MPI_Allgather: decide, then run the algorithm over the PML or hand the call to the fallback.
  * The algorithms work on the receive buffer and type only: this rank's contribution is first copied into its
- * block (unless MPI_IN_PLACE already put it there), converting from the send type.
+ * block (unless MPI_IN_PLACE already put it there), converting from the send type. Sends of exactly that
+ * block read the send buffer instead (mca_coll_hdring_pml_same_bytes).
  */
 #include "ompi_config.h"
 
@@ -42,6 +43,7 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
         if (MPI_SUCCESS != rc) {
             return rc;
         }
+        mca_coll_hdring_pml_same_bytes(&t, (size_t) rank * (size_t) rcount, (size_t) rcount, sbuf, scount, sdtype);
     }
     if (HDRING_OK != hdring_partition_uniform(&blocks, p, (size_t) rcount)) {
         return OMPI_ERR_OUT_OF_RESOURCE;

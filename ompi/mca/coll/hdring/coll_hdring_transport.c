@@ -43,8 +43,15 @@ typedef struct pml_message {
     ompi_datatype_t *type;
 } pml_message_t;
 
-static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, pml_message_t *out)
+static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send, pml_message_t *out)
 {
+    if (is_send && NULL != t->same_bytes.buf && HDRING_BUF_OUT == msg->at.buf && t->same_bytes.off == msg->at.off
+        && t->same_bytes.count == msg->count) {
+        out->addr = (char *) t->same_bytes.buf;
+        out->n = t->same_bytes.n;
+        out->type = t->same_bytes.type;
+        return OMPI_SUCCESS;
+    }
     out->addr = loc_addr(t, msg->at);
     out->type = t->dtype;
     out->n = (int) msg->count;
@@ -78,7 +85,7 @@ static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, 
 /* Once the PML is done with the message. */
 static void pml_message_release(const mca_coll_hdring_pml_t *t, pml_message_t *m)
 {
-    if (m->type != t->dtype) {
+    if (m->type != t->dtype && m->type != t->same_bytes.type) {
         ompi_datatype_destroy(&m->type);
     }
 }
@@ -86,7 +93,7 @@ static void pml_message_release(const mca_coll_hdring_pml_t *t, pml_message_t *m
 static int post(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send, ompi_request_t **req,
                 pml_message_t *m)
 {
-    int rc = pml_message(t, msg, m);
+    int rc = pml_message(t, msg, is_send, m);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
@@ -99,10 +106,22 @@ static int post(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send,
     return rc;
 }
 
+static int blocking_send(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg)
+{
+    pml_message_t m;
+    int rc = pml_message(t, msg, true, &m);
+    if (OMPI_SUCCESS == rc) {
+        rc = MCA_PML_CALL(send(m.addr, m.n, m.type, comm_rank_of(t, msg->peer), t->tag, MCA_PML_BASE_SEND_STANDARD,
+                               t->comm));
+        pml_message_release(t, &m);
+    }
+    return rc;
+}
+
 static int blocking_recv(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg)
 {
     pml_message_t m;
-    int rc = pml_message(t, msg, &m);
+    int rc = pml_message(t, msg, false, &m);
     if (OMPI_SUCCESS == rc) {
         rc = MCA_PML_CALL(recv(m.addr, m.n, m.type, comm_rank_of(t, msg->peer), t->tag, t->comm, MPI_STATUS_IGNORE));
         pml_message_release(t, &m);
@@ -110,32 +129,31 @@ static int blocking_recv(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg)
     return rc;
 }
 
-/* One message, or one send and one receive: most exchanges of every algorithm. Blocking calls (isend + recv
- * for the pair, as Open MPI's own sendrecv does) cost far less per call than posting both and waiting on the
- * array. */
+/* One message, or one send and one receive: most exchanges of every algorithm. Blocking calls cost far less
+ * per call than posting both and waiting on the array. For the pair, the receive is posted first and the send
+ * blocks (as Open MPI's own sendrecv does): the peer's message, large ones included, then finds its match
+ * waiting instead of going through the unexpected queue, which measured 13-18% slower for 1-4 MiB exchanges
+ * over shared memory. */
 static int exchange_simple(mca_coll_hdring_pml_t *t, const hdring_msg_t *send, const hdring_msg_t *recv)
 {
-    pml_message_t s;
+    pml_message_t r;
     ompi_request_t *req;
     int rc;
 
     if (NULL == send) {
         rc = blocking_recv(t, recv);
     } else if (NULL == recv) {
-        rc = pml_message(t, send, &s);
-        if (OMPI_SUCCESS == rc) {
-            rc = MCA_PML_CALL(send(s.addr, s.n, s.type, comm_rank_of(t, send->peer), t->tag,
-                                   MCA_PML_BASE_SEND_STANDARD, t->comm));
-            pml_message_release(t, &s);
-        }
+        rc = blocking_send(t, send);
     } else {
-        rc = post(t, send, true, &req, &s);
+        rc = post(t, recv, false, &req, &r);
         if (OMPI_SUCCESS == rc) {
-            rc = blocking_recv(t, recv);
-            /* the send completes whatever became of the receive: its peer is waiting for it */
-            const int send_rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
-            pml_message_release(t, &s);
-            rc = OMPI_SUCCESS != rc ? rc : send_rc;
+            rc = blocking_send(t, send);
+            if (OMPI_SUCCESS != rc) { /* withdraw the receive: the caller may free its buffer */
+                ompi_request_cancel(req);
+            }
+            const int recv_rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
+            pml_message_release(t, &r);
+            rc = OMPI_SUCCESS != rc ? rc : recv_rc;
         }
     }
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
@@ -301,6 +319,8 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, const mca_coll_hdring_mo
     }
     t->own_scratch = NULL;
     t->max_message = m->config.max_message_elements;
+    t->same_bytes.buf = NULL;
+    t->same_bytes.type = NULL;
     t->error = OMPI_SUCCESS;
     t->xport.ops = &pml_ops;
     t->xport.ctx = t;
@@ -320,4 +340,14 @@ int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc)
     default:
         return OMPI_ERR_NOT_SUPPORTED;
     }
+}
+
+void mca_coll_hdring_pml_same_bytes(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf, int n,
+                                    struct ompi_datatype_t *type)
+{
+    t->same_bytes.off = off;
+    t->same_bytes.count = count;
+    t->same_bytes.buf = buf;
+    t->same_bytes.n = n;
+    t->same_bytes.type = type;
 }
