@@ -9,7 +9,7 @@
 # allgather and bcast at 1 KiB, 64 KiB, 1 MiB and 4 MiB; and the link check (an exchange against a one-way stream,
 # tbf and htb shaping). Needs the build in _build/ (scripts/build.sh) and hdring installed where Open MPI finds
 # it, or OMPI_MCA_mca_component_path pointing at it. --quick: fewer rounds (a smoke run, noisier). About
-# 20 minutes on the 2-core development machine.
+# 5 minutes on the 2-core development machine.
 set -eu
 cd "$(dirname "$0")/.."
 report=perf/report
