@@ -60,7 +60,8 @@ suite_foundation() {
     local bin=$HDRING_TESTBIN
 
     # ompi_info shows the component and every parameter with help text
-    local params="priority verbose scratch_cache_bytes"
+    local params="priority verbose scratch_cache_bytes max_message_elements model_latency_us model_bandwidth_mbs"
+    params="$params model_network_latency_us model_network_bandwidth_mbs model_reduce_mbs"
     for c in allreduce reduce_scatter reduce_scatter_block allgather bcast; do
         params="$params ${c}_algorithm ${c}_small_bytes_pof2 ${c}_small_bytes_npof2 ${c}_large_bytes_pof2 ${c}_large_bytes_npof2"
     done

@@ -184,7 +184,7 @@ static void trace(const mca_coll_hdring_call_t *call, const mca_coll_hdring_choi
     if (SIZE_MAX == choice->hi) {
         snprintf(upto, sizeof(upto), "up");
     } else {
-        snprintf(upto, sizeof(upto), "%zu B", choice->hi);
+        snprintf(upto, sizeof(upto), "to %zu B", choice->hi);
     }
     switch (choice->why) {
     case MCA_COLL_HDRING_WHY_FORCED:
@@ -203,7 +203,7 @@ static void trace(const mca_coll_hdring_call_t *call, const mca_coll_hdring_choi
         snprintf(reason, sizeof(reason), "auto: >= coll_hdring_%s_large_bytes_%s = %zu", coll, kind, choice->lo);
         break;
     default:
-        snprintf(reason, sizeof(reason), "auto: cost model's fastest for p=%d%s from %zu B to %s%s", call->comm_size,
+        snprintf(reason, sizeof(reason), "auto: cost model's fastest for p=%d%s from %zu B %s%s", call->comm_size,
                  spans_nodes ? " across nodes" : "", choice->lo, upto, order);
         break;
     }
