@@ -41,6 +41,7 @@ typedef struct pml_message {
     char *addr;
     int n;
     ompi_datatype_t *type;
+    bool derived; /* type was made for this message: destroy it once the PML is done */
 } pml_message_t;
 
 static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send, pml_message_t *out)
@@ -50,11 +51,13 @@ static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, 
         out->addr = (char *) t->same_bytes.buf;
         out->n = t->same_bytes.n;
         out->type = t->same_bytes.type;
+        out->derived = false;
         return OMPI_SUCCESS;
     }
     out->addr = loc_addr(t, msg->at);
     out->type = t->dtype;
     out->n = (int) msg->count;
+    out->derived = false;
     if (msg->count <= t->max_message) {
         return OMPI_SUCCESS;
     }
@@ -79,13 +82,14 @@ static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, 
         }
     }
     out->n = 1;
+    out->derived = OMPI_SUCCESS == rc;
     return rc;
 }
 
 /* Once the PML is done with the message. */
-static void pml_message_release(const mca_coll_hdring_pml_t *t, pml_message_t *m)
+static void pml_message_release(pml_message_t *m)
 {
-    if (m->type != t->dtype && m->type != t->same_bytes.type) {
+    if (m->derived) {
         ompi_datatype_destroy(&m->type);
     }
 }
@@ -101,7 +105,7 @@ static int post(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send,
     rc = is_send ? MCA_PML_CALL(isend(m->addr, m->n, m->type, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm, req))
                  : MCA_PML_CALL(irecv(m->addr, m->n, m->type, peer, t->tag, t->comm, req));
     if (OMPI_SUCCESS != rc) {
-        pml_message_release(t, m);
+        pml_message_release(m);
     }
     return rc;
 }
@@ -113,7 +117,7 @@ static int blocking_send(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg)
     if (OMPI_SUCCESS == rc) {
         rc = MCA_PML_CALL(send(m.addr, m.n, m.type, comm_rank_of(t, msg->peer), t->tag, MCA_PML_BASE_SEND_STANDARD,
                                t->comm));
-        pml_message_release(t, &m);
+        pml_message_release(&m);
     }
     return rc;
 }
@@ -124,7 +128,7 @@ static int blocking_recv(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg)
     int rc = pml_message(t, msg, false, &m);
     if (OMPI_SUCCESS == rc) {
         rc = MCA_PML_CALL(recv(m.addr, m.n, m.type, comm_rank_of(t, msg->peer), t->tag, t->comm, MPI_STATUS_IGNORE));
-        pml_message_release(t, &m);
+        pml_message_release(&m);
     }
     return rc;
 }
@@ -152,7 +156,7 @@ static int exchange_simple(mca_coll_hdring_pml_t *t, const hdring_msg_t *send, c
                 ompi_request_cancel(req);
             }
             const int recv_rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
-            pml_message_release(t, &r);
+            pml_message_release(&r);
             rc = OMPI_SUCCESS != rc ? rc : recv_rc;
         }
     }
@@ -219,7 +223,7 @@ static int pml_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const 
         }
     }
     for (int i = 0; i < nreqs; ++i) {
-        pml_message_release(t, &msgs[i]);
+        pml_message_release(&msgs[i]);
     }
     if (reqs != stack_reqs) {
         free(reqs);
