@@ -4,12 +4,11 @@
  *
  * Ranks may describe the message with different (count, datatype) pairs of the same type signature, so the
  * scatter algorithms, which cut the message into pieces, work on its bytes: in place when the datatype lays
- * them out contiguously, otherwise packed into a buffer (the root packs before, the others unpack after).
+ * them out contiguously, otherwise packed into the module's scratch (the root packs before, the others unpack
+ * after).
  * Binomial sends the message whole and uses the caller's description as it is.
  */
 #include "ompi_config.h"
-
-#include <stdlib.h>
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/coll/base/coll_tags.h"
@@ -58,11 +57,12 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, hdring_alg_t alg, void *buf,
         ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
         t.base[HDRING_BUF_OUT] = (char *) buf + true_lb;
     } else {
-        packed = malloc(bytes);
-        if (NULL == packed) {
-            return OMPI_ERR_OUT_OF_RESOURCE;
+        const hdring_scratch_t need = {.tmp = bytes, .work = 0}; /* the scatter algorithms use no scratch */
+        rc = mca_coll_hdring_scratch_acquire(m, &t, need);
+        if (OMPI_SUCCESS != rc) {
+            return rc;
         }
-        t.base[HDRING_BUF_OUT] = packed;
+        packed = t.base[HDRING_BUF_OUT] = t.base[HDRING_BUF_TMP];
         if (is_root) {
             rc = convert(buf, count, dtype, packed, bytes, true);
         }
@@ -73,7 +73,7 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, hdring_alg_t alg, void *buf,
     if (OMPI_SUCCESS == rc && !contiguous && !is_root) {
         rc = convert(buf, count, dtype, packed, bytes, false);
     }
-    free(packed);
+    mca_coll_hdring_scratch_release(&t);
     return rc;
 }
 
