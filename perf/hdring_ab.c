@@ -31,6 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hdring_mpi_util.h"
+
 #define MAX_SIZES 64
 #define MAX_ROUNDS 101
 
@@ -48,7 +50,7 @@ typedef struct options {
     double batch_s;
 } options_t;
 
-#define MAX_CONTENDERS 5
+#define MAX_CONTENDERS 16
 
 typedef struct bench {
     MPI_Comm comm[3]; /* hdring, tuned, control */
@@ -62,71 +64,15 @@ typedef struct bench {
 
 /* ---------------------------------------------------------------- MPI_T */
 
-static int cvar_index(const char *name)
-{
-    int index;
-    return MPI_SUCCESS == MPI_T_cvar_get_index(name, &index) ? index : -1;
-}
-
-/* Writes an int (or enum, by name) MCA variable. Returns 0, or -1 with a message. */
-static int cvar_write(const char *name, const char *value)
-{
-    char vname[256], desc[1024];
-    int index = cvar_index(name), verbosity, bind, scope, nlen = sizeof(vname), dlen = sizeof(desc), count, v;
-    MPI_Datatype dt;
-    MPI_T_enum en;
-    MPI_T_cvar_handle h;
-    char *end;
-
-    if (index < 0) {
-        fprintf(stderr, "hdring_ab: no MCA variable %s (is the component loaded?)\n", name);
-        return -1;
-    }
-    MPI_T_cvar_get_info(index, vname, &nlen, &verbosity, &dt, &en, desc, &dlen, &bind, &scope);
-    v = (int) strtol(value, &end, 10);
-    if ('\0' != *end) {
-        int num, found = 0;
-        char iname[256];
-        int ilen = sizeof(iname);
-        if (MPI_T_ENUM_NULL == en || MPI_SUCCESS != MPI_T_enum_get_info(en, &num, iname, &ilen)) {
-            fprintf(stderr, "hdring_ab: %s takes a number, not %s\n", name, value);
-            return -1;
-        }
-        for (int i = 0; i < num && !found; ++i) {
-            ilen = sizeof(iname);
-            MPI_T_enum_get_item(en, i, &v, iname, &ilen);
-            found = 0 == strcmp(iname, value);
-        }
-        if (!found) {
-            fprintf(stderr, "hdring_ab: %s has no value %s\n", name, value);
-            return -1;
-        }
-    }
-    if (MPI_SUCCESS != MPI_T_cvar_handle_alloc(index, NULL, &h, &count) || MPI_SUCCESS != MPI_T_cvar_write(h, &v)) {
-        fprintf(stderr, "hdring_ab: cannot write %s\n", name);
-        return -1;
-    }
-    MPI_T_cvar_handle_free(&h);
-    return 0;
-}
-
 static void cvar_must(const char *name, const char *value)
 {
-    if (0 != cvar_write(name, value)) {
+    const int rc = util_cvar_write(name, value);
+    if (0 != rc) {
+        if (rc > 0) {
+            fprintf(stderr, "hdring_ab: no MCA variable %s (is the component loaded?)\n", name);
+        }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-}
-
-static int cvar_read_int(const char *name, int *v)
-{
-    int index = cvar_index(name), count;
-    MPI_T_cvar_handle h;
-    if (index < 0 || MPI_SUCCESS != MPI_T_cvar_handle_alloc(index, NULL, &h, &count)) {
-        return -1;
-    }
-    const int rc = MPI_T_cvar_read(h, v);
-    MPI_T_cvar_handle_free(&h);
-    return MPI_SUCCESS == rc ? 0 : -1;
 }
 
 /* What tuned runs: its default decision, or an algorithm forced for the whole job. */
@@ -136,7 +82,7 @@ static const char *tuned_label(int coll)
     int dynamic = 0, forced = 0;
     char name[96];
     snprintf(name, sizeof(name), "coll_tuned_%s_algorithm", coll_names[coll]);
-    if (0 == cvar_read_int("coll_tuned_use_dynamic_rules", &dynamic) && dynamic && 0 == cvar_read_int(name, &forced) &&
+    if (0 == util_cvar_read_int("coll_tuned_use_dynamic_rules", &dynamic) && dynamic && 0 == util_cvar_read_int(name, &forced) &&
         forced > 0) {
         snprintf(label, sizeof(label), "forced algorithm %d", forced);
         return label;
@@ -271,13 +217,26 @@ static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
 
 /* ---------------------------------------------------------------- --compare: every hdring algorithm */
 
-static const char *const coll_algs[NCOLLS][MAX_CONTENDERS] = {
-    {"recursive_doubling", "rhd", "binary_blocks", "ring", NULL},
-    {"rhd", "binary_blocks", "ring", NULL},
-    {"rhd", "binary_blocks", "ring", NULL},
-    {"rhd", "binary_blocks", "ring", NULL},
-    {"binomial", "scatter_rhd", "scatter_ring", NULL},
-};
+/* The hdring algorithms of each collective, from its MCA enum (the registry's names). */
+static char alg_names[NCOLLS][1024];
+static const char *coll_algs[NCOLLS][MAX_CONTENDERS];
+
+static void list_algorithms(void)
+{
+    for (int c = 0; c < NCOLLS; ++c) {
+        char var[96];
+        int n = 0;
+        snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", coll_names[c]);
+        if (0 != util_cvar_enum_names(var, alg_names[c], sizeof(alg_names[c]))) {
+            fprintf(stderr, "hdring_ab: cannot read the values of %s\n", var);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        for (char *name = strtok(alg_names[c], ","); NULL != name && n < MAX_CONTENDERS - 1; name = strtok(NULL, ",")) {
+            coll_algs[c][n++] = name;
+        }
+        coll_algs[c][n] = NULL;
+    }
+}
 
 static int nalgs(int coll)
 {
@@ -434,7 +393,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &b.size);
     parse(argc, argv, &o);
 
-    if (0 != cvar_read_int("coll_hdring_priority", &priority)) {
+    if (0 != util_cvar_read_int("coll_hdring_priority", &priority)) {
         if (0 == b.rank) {
             fprintf(stderr, "hdring_ab: coll/hdring is not loaded (see README: installing)\n");
         }
@@ -443,6 +402,7 @@ int main(int argc, char **argv)
     if (priority < 0) {
         priority = 40;
     }
+    list_algorithms();
     for (int c = 0; c < NCOLLS; ++c) {
         char name[96];
         snprintf(name, sizeof(name), "coll_hdring_%s_algorithm", coll_names[c]);

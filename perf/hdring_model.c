@@ -1,50 +1,59 @@
 /*
- * hdring_model: the alpha-beta-gamma cost model (hdring_cost.h) as tables.
+ * hdring_model: the cost model (hdring_cost.h) and the plans the component builds from it (hdring_plan.h), as
+ * tables, with the component's own parameters, units and defaults.
  *
- *   hdring_model [--coll NAME] [--p LIST] [--bytes LIST] [--alpha S] [--beta S_PER_BYTE] [--gamma S_PER_BYTE]
- *   hdring_model --crossovers [--coll NAME] [--p LIST] ...
+ *   hdring_model [--coll NAME|all] [--p LIST] [--bytes LIST] [MODEL]            predicted times and the winner
+ *   hdring_model --crossovers [--coll NAME|all] [--p LIST] [--small-bytes B] [--large-bytes B] [MODEL]
  *   hdring_model [--network] --fit FILE.csv
- *   hdring_model [--alpha S --beta S/B --gamma S/B] --regret FILE.csv
+ *   hdring_model [MODEL] --regret FILE.csv
  *
- * For every p and message size (bytes: the whole vector, as coll_hdring_verbose reports it) it prints each
- * algorithm's predicted time in microseconds and the winner. --crossovers prints, per p, the sizes at which
- * the winner changes (a search over sizes from 8 bytes to 1 GiB): the starting point for the thresholds.
- * --fit reads measurements (hdring_ab --compare --csv: collective, p, algorithm, bytes, microseconds), and
- * searches a grid of alpha, beta and gamma for the values whose model choices lose least against the
- * measured fastest algorithm (the geometric mean of measured time of the model's choice over the best
- * measured time); it prints them as MCA parameters with that regret and the worst case. --regret reports that
- * loss for the parameters given before it. With --network the fit is printed as the network parameters
- * (coll_hdring_model_network_*), for measurements taken across nodes.
- * Defaults: alpha 2e-6 s, beta 1e-10 s/byte (10 GB/s), gamma 2.5e-10 s/byte (4 GB/s), p 6,24,1000,
- * sizes 8 B to 64 MiB by factors of 4, allreduce.
+ * MODEL: --latency-us US --bandwidth-mbs MBS --reduce-mbs MBS (the coll_hdring_model_* parameters; defaults:
+ * the component's), or --network for the coll_hdring_model_network_* defaults (communicators spanning nodes).
+ *
+ * The tables give each algorithm's predicted time in microseconds for every p and size (bytes: the whole vector,
+ * as coll_hdring_verbose reports it). --crossovers prints the plan the component builds for that p: the
+ * algorithm per size range and why, exactly the ranges its trace reports. --fit reads measurements (hdring_ab
+ * --compare --csv: collective, p, algorithm, bytes, microseconds) and searches a grid of the three parameters for
+ * the values whose choices lose least against the measured fastest algorithm (the geometric mean of measured time
+ * of the model's choice over the best measured time); it prints them as MCA parameters with that regret and the
+ * worst case, and warns when a value sits on the edge of the grid or the data cannot pin it down. --regret
+ * reports that loss for the parameters given before it. With --network the fit is printed as the network
+ * parameters, for measurements taken across nodes (one rank per node).
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hdring_cost.h"
+#include "hdring_defaults.h"
+#include "hdring_plan.h"
 
 #define MAX_LIST 64
 
 typedef struct options {
-    hdring_cost_coll_t colls[HDRING_COST_NCOLLS];
-    int ncolls;
+    bool colls[HDRING_NCOLLS];
     int p[MAX_LIST], np;
     double bytes[MAX_LIST];
     int nbytes;
-    hdring_cost_params_t c;
-    int crossovers;
+    double latency_us, bandwidth_mbs, reduce_mbs;
+    size_t small, large;
+    bool crossovers, network;
 } options_t;
+
+static const char usage_text[] =
+    "usage: hdring_model [--coll NAME|all] [--p LIST] [--bytes LIST] [MODEL]\n"
+    "       hdring_model --crossovers [--coll NAME|all] [--p LIST] [--small-bytes B] [--large-bytes B] [MODEL]\n"
+    "       hdring_model [--network] --fit FILE.csv\n"
+    "       hdring_model [MODEL] --regret FILE.csv\n"
+    "MODEL: --latency-us US --bandwidth-mbs MBS --reduce-mbs MBS, or --network (the network defaults)\n"
+    "NAME: allreduce, reduce_scatter (also reduce_scatter_block), allgather, bcast\n";
 
 static void usage(const char *why)
 {
-    fprintf(stderr, "hdring_model: %s\n"
-                    "usage: hdring_model [--coll allreduce|reduce_scatter|allgather|bcast|all] [--p LIST] "
-                    "[--bytes LIST] [--alpha S] [--beta S/B] [--gamma S/B] [--crossovers] | [--network] --fit FILE.csv | "
-                    "--regret FILE.csv\n",
-            why);
+    fprintf(stderr, "hdring_model: %s\n%s", why, usage_text);
     exit(2);
 }
 
@@ -60,10 +69,12 @@ static double number(const char *s, const char *what)
     return v;
 }
 
-static int list(char *s, double *out, const char *what)
+static int list(const char *val, double *out, const char *what)
 {
+    char buf[1024];
     int n = 0;
-    for (char *tok = strtok(s, ","); NULL != tok; tok = strtok(NULL, ",")) {
+    snprintf(buf, sizeof(buf), "%s", val);
+    for (char *tok = strtok(buf, ","); NULL != tok; tok = strtok(NULL, ",")) {
         if (n == MAX_LIST) {
             usage("list too long");
         }
@@ -72,31 +83,45 @@ static int list(char *s, double *out, const char *what)
     return n;
 }
 
-static double predict(hdring_cost_coll_t coll, hdring_alg_t alg, int p, double n, const hdring_cost_params_t *c)
+static int coll_of(const char *name, hdring_coll_t *coll)
 {
-    return hdring_cost_time(coll, alg, p, n, false, c);
+    if (0 == strcmp(name, "reduce_scatter_block")) {
+        name = "reduce_scatter";
+    }
+    for (int k = 0; k < HDRING_NCOLLS; ++k) {
+        if (0 == strcmp(name, hdring_coll_name((hdring_coll_t) k))) {
+            *coll = (hdring_coll_t) k;
+            return 0;
+        }
+    }
+    return -1;
 }
 
-/* The fastest algorithm; a tie (on powers of two binary blocks is rhd) goes to the one listed first. */
-static int winner(hdring_cost_coll_t coll, int p, double n, const hdring_cost_params_t *c, hdring_alg_t *algs,
-                  int nalgs)
+static hdring_cost_params_t params(const options_t *o)
+{
+    return hdring_cost_params_of(o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
+}
+
+/* The fastest algorithm as the plan compares them: a tie goes to the one listed first. */
+static int winner(const hdring_alg_t *algs, int nalgs, int p, double n, const hdring_cost_params_t *c)
 {
     int best = 0;
     for (int a = 1; a < nalgs; ++a) {
-        if (predict(coll, algs[a], p, n, c) < predict(coll, algs[best], p, n, c) * (1 - 1e-9)) {
+        if (hdring_cost_time(algs[a], p, n, false, c) < hdring_cost_time(algs[best], p, n, false, c) * (1 - 1e-9)) {
             best = a;
         }
     }
     return best;
 }
 
-static void table(hdring_cost_coll_t coll, int p, const options_t *o)
+static void table(hdring_coll_t coll, int p, const options_t *o)
 {
-    hdring_alg_t algs[4];
-    const int nalgs = hdring_cost_algorithms(coll, algs);
+    const hdring_cost_params_t c = params(o);
+    hdring_alg_t algs[HDRING_NALGS];
+    const int nalgs = hdring_algorithms_of(coll, algs);
 
-    printf("%s, p = %d (alpha %g s, beta %g s/B, gamma %g s/B), predicted time in us\n", hdring_cost_coll_name(coll), p,
-           o->c.alpha, o->c.beta, o->c.gamma);
+    printf("%s, p = %d (latency %g us, bandwidth %g MB/s, reduction %g MB/s), predicted time in us\n",
+           hdring_coll_name(coll), p, o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
     printf("%12s", "bytes");
     for (int a = 0; a < nalgs; ++a) {
         printf(" %18s", hdring_alg_name(algs[a]));
@@ -105,81 +130,51 @@ static void table(hdring_cost_coll_t coll, int p, const options_t *o)
     for (int i = 0; i < o->nbytes; ++i) {
         printf("%12.0f", o->bytes[i]);
         for (int a = 0; a < nalgs; ++a) {
-            printf(" %18.2f", predict(coll, algs[a], p, o->bytes[i], &o->c) * 1e6);
+            printf(" %18.2f", hdring_cost_time(algs[a], p, o->bytes[i], false, &c) * 1e6);
         }
-        printf("  %s\n", hdring_alg_name(algs[winner(coll, p, o->bytes[i], &o->c, algs, nalgs)]));
+        printf("  %s\n", hdring_alg_name(algs[winner(algs, nalgs, p, o->bytes[i], &c)]));
     }
     printf("\n");
 }
 
-/* Sizes where the winner changes, found on a fine geometric grid and refined by bisection. */
-static void crossovers(hdring_cost_coll_t coll, int p, const hdring_cost_params_t *c)
+/* The plan the component builds for a commutative operation at this p, one line per size range, with the
+ * ranges and reasons in the words of its trace. */
+static void crossovers(hdring_coll_t coll, int p, const options_t *o)
 {
-    hdring_alg_t algs[4];
-    const int nalgs = hdring_cost_algorithms(coll, algs);
-    double n = 8;
-    int w = winner(coll, p, n, c, algs, nalgs);
+    const hdring_plan_input_t in = {coll, p, false, o->small, o->large, params(o)};
+    static const char *const why[] = {[HDRING_WHY_SMALL] = "small_bytes threshold",
+                                      [HDRING_WHY_LARGE] = "large_bytes threshold",
+                                      [HDRING_WHY_MODEL] = "cost model's fastest"};
+    hdring_plan_t plan;
+    size_t lo = 0;
 
-    printf("%s p=%d: %s", hdring_cost_coll_name(coll), p, hdring_alg_name(algs[w]));
-    while (n < 1073741824.0) {
-        const double next = n * 1.05;
-        const int wn = winner(coll, p, next, c, algs, nalgs);
-        if (wn != w) {
-            double lo = n, hi = next;
-            while (hi - lo > 1) {
-                const double mid = (lo + hi) / 2;
-                if (winner(coll, p, mid, c, algs, nalgs) == w) {
-                    lo = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-            printf(" | %.0f B: %s", hi, hdring_alg_name(algs[wn]));
-            w = wn;
+    hdring_plan_build(&in, &plan);
+    for (int s = 0; s < plan.nsegments; ++s) {
+        const hdring_plan_segment_t *seg = &plan.seg[s];
+        printf("%s p=%d: %s from %zu B ", hdring_coll_name(coll), p, hdring_alg_name(seg->alg), lo);
+        if (SIZE_MAX == seg->upto) {
+            printf("up");
+        } else {
+            printf("to %zu B", seg->upto);
         }
-        n = next;
+        printf(" (%s)\n", why[seg->why]);
+        lo = seg->upto + 1;
     }
-    printf("\n");
 }
 
 /* ---- --fit ---- */
 
 #define MAX_POINTS 4096
-#define MAX_ALGS 4
+#define MAX_ALGS 8
 
 typedef struct point { /* one (collective, p, size) with the measured time of each algorithm */
-    hdring_cost_coll_t coll;
+    hdring_coll_t coll;
     int p;
     double bytes;
     int nalgs;
     hdring_alg_t alg[MAX_ALGS];
     double us[MAX_ALGS];
 } point_t;
-
-static int coll_of(const char *name, hdring_cost_coll_t *coll)
-{
-    if (0 == strcmp(name, "reduce_scatter_block")) {
-        name = "reduce_scatter";
-    }
-    for (int k = 0; k < HDRING_COST_NCOLLS; ++k) {
-        if (0 == strcmp(name, hdring_cost_coll_name((hdring_cost_coll_t) k))) {
-            *coll = (hdring_cost_coll_t) k;
-            return 0;
-        }
-    }
-    return -1;
-}
-
-static int alg_of(const char *name, hdring_alg_t *alg)
-{
-    for (int a = 0; a < HDRING_NALGS; ++a) {
-        if (0 == strcmp(name, hdring_alg_name((hdring_alg_t) a))) {
-            *alg = (hdring_alg_t) a;
-            return 0;
-        }
-    }
-    return -1; /* e.g. "tuned": not a candidate */
-}
 
 static int read_points(const char *file, point_t *pts)
 {
@@ -192,13 +187,16 @@ static int read_points(const char *file, point_t *pts)
         exit(2);
     }
     while (fgets(line, sizeof(line), f)) {
-        hdring_cost_coll_t coll;
-        hdring_alg_t alg;
+        hdring_coll_t coll;
         for (char *c = line; *c; ++c) {
             *c = ',' == *c ? ' ' : *c;
         }
         if (5 != sscanf(line, "%63s %d %63s %lf %lf", cname, &p, aname, &bytes, &us) || 0 != coll_of(cname, &coll) ||
-            0 != alg_of(aname, &alg) || bytes <= 0) {
+            bytes <= 0) {
+            continue;
+        }
+        const hdring_alg_t alg = hdring_alg_by_name(coll, aname);
+        if (HDRING_NALGS == alg) { /* e.g. "tuned": not a candidate */
             continue;
         }
         int i = 0;
@@ -223,12 +221,9 @@ static int read_points(const char *file, point_t *pts)
 /* log of (measured time of the model's pick / best measured time) at one point */
 static double regret(const point_t *pt, const hdring_cost_params_t *c)
 {
-    int pick = 0, best = 0;
+    const int pick = winner(pt->alg, pt->nalgs, pt->p, pt->bytes, c);
+    int best = 0;
     for (int a = 1; a < pt->nalgs; ++a) {
-        if (hdring_cost_time(pt->coll, pt->alg[a], pt->p, pt->bytes, false, c) <
-            hdring_cost_time(pt->coll, pt->alg[pick], pt->p, pt->bytes, false, c) * (1 - 1e-9)) {
-            pick = a;
-        }
         best = pt->us[a] < pt->us[best] ? a : best;
     }
     return log(pt->us[pick] / pt->us[best]);
@@ -247,116 +242,177 @@ static double total_regret(const point_t *pts, int n, const hdring_cost_params_t
     return sum;
 }
 
-static const char *link_prefix = ""; /* "network_" with --network: the fit is of multi-node measurements */
-
-static void report(const char *what, int n, const char *file, double sum, double worst, const hdring_cost_params_t *c)
+static void report(const char *what, int n, const char *file, double sum, double worst, double latency_us,
+                   double bandwidth_mbs, double reduce_mbs, const char *prefix)
 {
     printf("# %s on %d measured points of %s: following the model costs %.1f%% over the measured fastest on "
            "average (geometric), %.0f%% at worst\n",
            what, n, file, (exp(sum / n) - 1) * 100, (exp(worst) - 1) * 100);
-    printf("coll_hdring_model_%slatency_us = %g\n", link_prefix, c->alpha * 1e6);
-    printf("coll_hdring_model_%sbandwidth_mbs = %g\n", link_prefix, 1e-6 / c->beta);
-    printf("coll_hdring_model_reduce_mbs = %g\n", 1e-6 / c->gamma);
+    printf("coll_hdring_model_%slatency_us = %g\n", prefix, latency_us);
+    printf("coll_hdring_model_%sbandwidth_mbs = %g\n", prefix, bandwidth_mbs);
+    printf("coll_hdring_model_reduce_mbs = %g\n", reduce_mbs);
 }
 
 /* The regret of the given parameters on measurements. */
-static void evaluate(const char *file, const hdring_cost_params_t *c)
+static void evaluate(const char *file, const options_t *o)
 {
     static point_t pts[MAX_POINTS];
+    const hdring_cost_params_t c = params(o);
     double worst = 0;
     const int n = read_points(file, pts);
-    const double sum = total_regret(pts, n, c, &worst);
-    report("evaluated", n, file, sum, worst, c);
+    if (0 == n) {
+        fprintf(stderr, "hdring_model: no usable measurements in %s\n", file);
+        exit(2);
+    }
+    const double sum = total_regret(pts, n, &c, &worst);
+    report("evaluated", n, file, sum, worst, o->latency_us, o->bandwidth_mbs, o->reduce_mbs, "");
 }
 
-static void fit(const char *file)
+#define GRID 40
+
+typedef struct axis {
+    const char *name;
+    double lo, hi, step; /* geometric grid lo, lo*step, ... <= hi */
+    double v[GRID];
+    int n;
+} axis_t;
+
+static void axis_init(axis_t *ax)
+{
+    ax->n = 0;
+    for (double v = ax->lo; v <= ax->hi && ax->n < GRID; v *= ax->step) {
+        ax->v[ax->n++] = v;
+    }
+}
+
+/* A fitted value is trustworthy when it is not at the edge of its grid and the data distinguish it: some other
+ * value on its axis loses more. */
+static void warn_axis(const axis_t *ax, int at, const double *sums, double best)
+{
+    if (0 == at || ax->n - 1 == at) {
+        printf("# WARNING: %s = %g is at the edge of the search range (%g to %g): the data do not pin it down; "
+               "measure more sizes or more communicator sizes\n", ax->name, ax->v[at], ax->v[0], ax->v[ax->n - 1]);
+        return;
+    }
+    bool distinguished = false;
+    for (int i = 0; i < ax->n; ++i) {
+        distinguished |= sums[i] > best + 1e-9;
+    }
+    if (!distinguished) {
+        printf("# WARNING: every value of %s fits these data equally well: the fitted %g means nothing; measure "
+               "sizes around the crossovers\n", ax->name, ax->v[at]);
+    }
+}
+
+static void fit(const char *file, const char *prefix)
 {
     static point_t pts[MAX_POINTS];
-    double alphas[40], bandwidths[40], reduces[40];
-    int na = 0, nb = 0, nc = 0;
-    for (double v = 0.05; v <= 200; v *= 1.25) { /* microseconds */
-        alphas[na++] = v;
-    }
-    for (double v = 100; v <= 200000; v *= 1.3) { /* MB/s */
-        bandwidths[nb++] = v;
-    }
-    for (double v = 100; v <= 400000; v *= 1.4) {
-        reduces[nc++] = v;
+    axis_t ax[3] = {{"latency_us", 0.05, 200, 1.25, {0}, 0},
+                    {"bandwidth_mbs", 100, 200000, 1.3, {0}, 0},
+                    {"reduce_mbs", 100, 400000, 1.4, {0}, 0}};
+    for (int k = 0; k < 3; ++k) {
+        axis_init(&ax[k]);
     }
     const int n = read_points(file, pts);
     double best = 1e300, worst_at_best = 0;
-    hdring_cost_params_t arg = {0, 0, 0};
+    int arg[3] = {0, 0, 0};
 
     if (0 == n) {
         fprintf(stderr, "hdring_model: no usable measurements in %s\n", file);
         exit(2);
     }
-    for (int i = 0; i < na; ++i) {
-        for (int j = 0; j < nb; ++j) {
-            for (int k = 0; k < nc; ++k) {
-                const hdring_cost_params_t c = {alphas[i] * 1e-6, 1 / (bandwidths[j] * 1e6), 1 / (reduces[k] * 1e6)};
+    for (int i = 0; i < ax[0].n; ++i) {
+        for (int j = 0; j < ax[1].n; ++j) {
+            for (int k = 0; k < ax[2].n; ++k) {
+                const hdring_cost_params_t c = hdring_cost_params_of(ax[0].v[i], ax[1].v[j], ax[2].v[k]);
                 double worst = 0;
                 const double sum = total_regret(pts, n, &c, &worst);
                 if (sum < best) {
                     best = sum;
                     worst_at_best = worst;
-                    arg = c;
+                    arg[0] = i, arg[1] = j, arg[2] = k;
                 }
             }
         }
     }
-    report("fitted", n, file, best, worst_at_best, &arg);
+    report("fitted", n, file, best, worst_at_best, ax[0].v[arg[0]], ax[1].v[arg[1]], ax[2].v[arg[2]], prefix);
+    for (int k = 0; k < 3; ++k) { /* each axis through the optimum */
+        double sums[GRID], worst;
+        for (int i = 0; i < ax[k].n; ++i) {
+            double v[3] = {ax[0].v[arg[0]], ax[1].v[arg[1]], ax[2].v[arg[2]]};
+            v[k] = ax[k].v[i];
+            const hdring_cost_params_t c = hdring_cost_params_of(v[0], v[1], v[2]);
+            sums[i] = total_regret(pts, n, &c, &worst);
+        }
+        warn_axis(&ax[k], arg[k], sums, best);
+    }
+    if (n < 10) {
+        printf("# WARNING: only %d measured points: too few to fit three parameters reliably\n", n);
+    }
 }
 
 int main(int argc, char **argv)
 {
-    options_t o = {.ncolls = 1, .colls = {HDRING_COST_ALLREDUCE}, .c = {2e-6, 1e-10, 2.5e-10}};
+    options_t o = {.latency_us = HDRING_DEFAULT_LATENCY_US,
+                   .bandwidth_mbs = HDRING_DEFAULT_BANDWIDTH_MBS,
+                   .reduce_mbs = HDRING_DEFAULT_REDUCE_MBS};
     double tmp[MAX_LIST];
 
+    o.colls[HDRING_COLL_ALLREDUCE] = true;
     o.np = 3;
     o.p[0] = 6;
     o.p[1] = 24;
     o.p[2] = 1000;
-    o.nbytes = 0;
     for (double b = 8; b <= 64.0 * 1024 * 1024; b *= 4) {
         o.bytes[o.nbytes++] = b;
     }
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (0 == strcmp(arg, "--help") || 0 == strcmp(arg, "-h")) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
         if (0 == strcmp(arg, "--crossovers")) {
-            o.crossovers = 1;
+            o.crossovers = true;
             continue;
         }
         if (0 == strcmp(arg, "--network")) {
-            link_prefix = "network_";
+            o.network = true;
+            o.latency_us = HDRING_DEFAULT_NETWORK_LATENCY_US;
+            o.bandwidth_mbs = HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS;
             continue;
         }
-        if (0 == strcmp(arg, "--fit") && NULL != val) {
-            fit(val);
-            return 0;
+        static const char *const with_value[] = {"--fit", "--regret", "--coll", "--p", "--bytes", "--latency-us",
+                                                 "--bandwidth-mbs", "--reduce-mbs", "--small-bytes", "--large-bytes"};
+        bool known = false;
+        for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); ++k) {
+            known |= 0 == strcmp(arg, with_value[k]);
         }
-        if (0 == strcmp(arg, "--regret") && NULL != val) {
-            evaluate(val, &o.c); /* with the --alpha/--beta/--gamma given before it */
-            return 0;
-        }
-        if (NULL == val) {
-            usage("missing value");
+        if (!known || NULL == val) {
+            char why[128];
+            snprintf(why, sizeof(why), known ? "%s needs a value" : "unknown option %s", arg);
+            usage(why);
         }
         ++i;
-        if (0 == strcmp(arg, "--coll")) {
-            o.ncolls = 0;
-            for (int k = 0; k < HDRING_COST_NCOLLS; ++k) {
-                if (0 == strcmp(val, "all") || 0 == strcmp(val, hdring_cost_coll_name((hdring_cost_coll_t) k))) {
-                    o.colls[o.ncolls++] = (hdring_cost_coll_t) k;
-                }
+        if (0 == strcmp(arg, "--fit")) {
+            fit(val, o.network ? "network_" : "");
+            return 0;
+        } else if (0 == strcmp(arg, "--regret")) {
+            evaluate(val, &o);
+            return 0;
+        } else if (0 == strcmp(arg, "--coll")) {
+            hdring_coll_t coll;
+            for (int k = 0; k < HDRING_NCOLLS; ++k) {
+                o.colls[k] = 0 == strcmp(val, "all");
             }
-            if (0 == o.ncolls) {
-                usage("unknown collective");
+            if (0 != strcmp(val, "all")) {
+                if (0 != coll_of(val, &coll)) {
+                    usage("unknown collective");
+                }
+                o.colls[coll] = true;
             }
         } else if (0 == strcmp(arg, "--p")) {
-            char buf[1024];
-            snprintf(buf, sizeof(buf), "%s", val);
-            o.np = list(buf, tmp, "--p");
+            o.np = list(val, tmp, "--p");
             for (int k = 0; k < o.np; ++k) {
                 o.p[k] = (int) tmp[k];
                 if (o.p[k] < 1 || (double) o.p[k] != tmp[k] || o.p[k] > (1 << 30)) {
@@ -364,25 +420,28 @@ int main(int argc, char **argv)
                 }
             }
         } else if (0 == strcmp(arg, "--bytes")) {
-            char buf[1024];
-            snprintf(buf, sizeof(buf), "%s", val);
-            o.nbytes = list(buf, o.bytes, "--bytes");
-        } else if (0 == strcmp(arg, "--alpha")) {
-            o.c.alpha = number(val, "--alpha");
-        } else if (0 == strcmp(arg, "--beta")) {
-            o.c.beta = number(val, "--beta");
-        } else if (0 == strcmp(arg, "--gamma")) {
-            o.c.gamma = number(val, "--gamma");
-        } else {
-            usage("unknown option");
+            o.nbytes = list(val, o.bytes, "--bytes");
+        } else if (0 == strcmp(arg, "--latency-us")) {
+            o.latency_us = number(val, arg);
+        } else if (0 == strcmp(arg, "--bandwidth-mbs")) {
+            o.bandwidth_mbs = number(val, arg);
+        } else if (0 == strcmp(arg, "--reduce-mbs")) {
+            o.reduce_mbs = number(val, arg);
+        } else if (0 == strcmp(arg, "--small-bytes")) {
+            o.small = (size_t) number(val, arg);
+        } else { /* --large-bytes */
+            o.large = (size_t) number(val, arg);
         }
     }
-    for (int k = 0; k < o.ncolls; ++k) {
-        for (int i = 0; i < o.np; ++i) {
+    if (o.bandwidth_mbs <= 0 || o.reduce_mbs <= 0) {
+        usage("bandwidths must be more than 0");
+    }
+    for (int k = 0; k < HDRING_NCOLLS; ++k) {
+        for (int i = 0; i < o.np && o.colls[k]; ++i) {
             if (o.crossovers) {
-                crossovers(o.colls[k], o.p[i], &o.c);
+                crossovers((hdring_coll_t) k, o.p[i], &o);
             } else {
-                table(o.colls[k], o.p[i], &o);
+                table((hdring_coll_t) k, o.p[i], &o);
             }
         }
     }

@@ -48,12 +48,10 @@ flags=(-np "$np" --mca op ^avx)
 [ "$np" -le "$(nproc)" ] || flags+=(--oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
 [ "$(id -u)" -ne 0 ] || flags+=(--allow-run-as-root)
 
+# hdring's algorithms for a collective, from ompi_info (the registry, hdring_registry.h)
 hdring_algs() {
-    case $1 in
-    allreduce) echo "ring rhd binary_blocks recursive_doubling" ;;
-    bcast) echo "binomial scatter_rhd scatter_ring" ;;
-    *) echo "ring rhd binary_blocks" ;;
-    esac
+    ompi_info --param coll hdring --level 9 --parsable 2>/dev/null |
+        sed -n "s/^mca:coll:hdring:param:coll_hdring_$1_algorithm:enumerator:value:[1-9][0-9]*://p"
 }
 
 # tuned's algorithms for a collective: "N:name" from ompi_info (0, "ignore", is its default decision)

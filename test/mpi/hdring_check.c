@@ -597,9 +597,18 @@ typedef struct options {
 } options_t;
 
 static const char *const coll_names[] = {"allreduce", "reduce_scatter", "reduce_scatter_block", "allgather", "bcast"};
-static const char *const coll_algs[] = {"env,auto,ring,rhd,binary_blocks,recursive_doubling",
-                                        "env,auto,ring,rhd,binary_blocks", "env,auto,ring,rhd,binary_blocks",
-                                        "env,auto,ring,rhd,binary_blocks", "env,auto,binomial,scatter_rhd,scatter_ring"};
+
+/* "env,auto," and the algorithms of a collective as hdring's MCA enum lists them (just "env,auto" without
+ * hdring loaded). */
+static void coll_algs(int coll, char *out, size_t len)
+{
+    char var[96], names[1024];
+    snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", coll_names[coll]);
+    if (0 != util_cvar_enum_names(var, names, sizeof(names))) {
+        names[0] = '\0';
+    }
+    snprintf(out, len, "env,auto%s%s", names[0] ? "," : "", names);
+}
 
 static bool listed(const char *list, const char *name)
 {
@@ -760,8 +769,8 @@ static void run_matrix(ctx_t *c, const options_t *o)
         if (NULL != o->colls && !listed(o->colls, coll_names[coll])) {
             continue;
         }
-        char algs[256];
-        snprintf(algs, sizeof(algs), "%s", coll_algs[coll]);
+        char algs[1024];
+        coll_algs(coll, algs, sizeof(algs));
         for (char *alg = strtok(algs, ","); NULL != alg; alg = strtok(NULL, ",")) {
             if (!selected(o, alg)) {
                 continue;
@@ -848,8 +857,8 @@ static void run_repro(ctx_t *c, const options_t *o)
 {
     const size_t counts[] = {1, 7, 1000, 40001};
     for (int coll = 0; coll < 3; ++coll) {
-        char algs[256];
-        snprintf(algs, sizeof(algs), "%s", coll_algs[coll]);
+        char algs[1024];
+        coll_algs(coll, algs, sizeof(algs));
         for (char *alg = strtok(algs, ","); NULL != alg; alg = strtok(NULL, ",")) {
             if (!selected(o, alg)) {
                 continue;
@@ -949,8 +958,8 @@ static void run_large(ctx_t *c, const options_t *o)
     const char *colls[] = {"allreduce", "allgather", "bcast", "reduce_scatter_block"};
     const int alg_list[] = {0, 3, 4, 2};
     for (int ci = 0; ci < 4; ++ci) {
-        char algs[256];
-        snprintf(algs, sizeof(algs), "%s", coll_algs[alg_list[ci]]);
+        char algs[1024];
+        coll_algs(alg_list[ci], algs, sizeof(algs));
         for (char *alg = strtok(algs, ","); NULL != alg; alg = strtok(NULL, ",")) {
             if (!selected(o, alg)) {
                 continue;

@@ -75,6 +75,37 @@ int util_cvar_write(const char *name, const char *value)
     return 0;
 }
 
+int util_cvar_enum_names(const char *name, char *out, size_t len)
+{
+    int index, verbosity, bind, scope, nlen, dlen, num;
+    char vname[256], desc[4096], item[256];
+    MPI_Datatype dtype;
+    MPI_T_enum enumtype;
+
+    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &index)) {
+        return 1;
+    }
+    nlen = sizeof(vname);
+    dlen = sizeof(desc);
+    if (MPI_SUCCESS != MPI_T_cvar_get_info(index, vname, &nlen, &verbosity, &dtype, &enumtype, desc, &dlen, &bind,
+                                           &scope) ||
+        MPI_T_ENUM_NULL == enumtype || MPI_SUCCESS != MPI_T_enum_get_info(enumtype, &num, vname, &nlen)) {
+        return -1;
+    }
+    out[0] = '\0';
+    for (int i = 0; i < num; ++i) {
+        int v, ilen = sizeof(item);
+        if (MPI_SUCCESS != MPI_T_enum_get_item(enumtype, i, &v, item, &ilen)) {
+            return -1;
+        }
+        if (0 != strcmp(item, "auto")) {
+            const size_t used = strlen(out);
+            snprintf(out + used, len - used, "%s%s", used > 0 ? "," : "", item);
+        }
+    }
+    return 0;
+}
+
 int util_cvar_read_int(const char *name, int *value)
 {
     int index, count;

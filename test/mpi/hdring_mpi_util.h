@@ -12,6 +12,10 @@
  * 1 if the variable does not exist (hdring not loaded), -1 on any other error (printed). */
 int util_cvar_write(const char *name, const char *value);
 
+/* The names of an enum MCA variable's values other than "auto", comma separated, into out (len bytes), in the
+ * enum's order. Returns 0 on success, 1 if the variable does not exist, -1 on error. */
+int util_cvar_enum_names(const char *name, char *out, size_t len);
+
 /* Read an integer MCA variable through MPI_T. Returns 0 on success, 1 if it does not exist, -1 on error. */
 int util_cvar_read_int(const char *name, int *value);
 

@@ -7,6 +7,7 @@
 #   HDRING_TESTBIN  directory of the MPI test programs
 #   MPIRUN, OMPI_INFO
 #   HDRING_SRCDIR   the source tree (for perf/cluster)
+#   HDRING_MODEL    the hdring_model tool
 #   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix trace decision repro large cluster
 set -u
 
@@ -153,12 +154,10 @@ suite_foundation() {
 }
 
 COLLS="allreduce reduce_scatter reduce_scatter_block allgather bcast"
+# the algorithms of a collective, as hdring's MCA enum lists them (the registry, hdring_registry.h)
 algs_of() {
-    case $1 in
-    allreduce) echo "ring rhd binary_blocks recursive_doubling" ;;
-    bcast) echo "binomial scatter_rhd scatter_ring" ;;
-    *) echo "ring rhd binary_blocks" ;;
-    esac
+    "$OMPI_INFO" --param coll hdring --level 9 --parsable 2>/dev/null |
+        sed -n "s/^mca:coll:hdring:param:coll_hdring_$1_algorithm:enumerator:value:[1-9][0-9]*://p"
 }
 
 # Every collective with every algorithm forced and with auto, on a dup of MPI_COMM_WORLD, both halves of an
@@ -238,6 +237,20 @@ suite_decision() {
         pass "set thresholds override the model: small -> recursive_doubling, between -> model, large -> ring (np=5)"
     else
         fail "set thresholds override the model: small -> recursive_doubling, between -> model, large -> ring (np=5)"
+    fi
+    # hdring_model --crossovers prints the plan the component follows: every traced range is one of its lines
+    mpi 6 --mca coll_hdring_verbose 1 "$bin/hdring_check" --alg env --types int,double --counts 1,300,3000,30000,300000
+    local rc=$? ranges model missing=""
+    ranges=$(sed -n "s/^hdring: \([a-z_]*\) np=6 bytes=[0-9]* alg=\([a-z_]*\) (auto: cost model's fastest for p=6 from \([0-9]*\) B \(to [0-9]* B\|up\))\$/\1 \2 \3 \4/p" "$LOG" |
+        sed 's/^reduce_scatter_block /reduce_scatter /' | sort -u)
+    model=$("${HDRING_MODEL:?}" --crossovers --coll all --p 6 | sed -n 's/^\([a-z_]*\) p=6: \([a-z_]*\) from \([0-9]*\) B \(to [0-9]* B\|up\) (cost model.s fastest)$/\1 \2 \3 \4/p')
+    while read -r line; do
+        grep -qxF "$line" <<<"$model" || missing="$missing; $line"
+    done <<<"$ranges"
+    if [ $rc -eq 0 ] && [ "$(wc -l <<<"$ranges")" -ge 7 ] && [ -z "$missing" ] && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "hdring_model --crossovers prints the ranges the trace shows ($(wc -l <<<"$ranges") ranges, np=6)"
+    else
+        fail "hdring_model --crossovers prints the ranges the trace shows (np=6)" "not in hdring_model's output:$missing"
     fi
     check "no scratch cache (every call allocates its own): still correct (np=5)" 5 \
         --mca coll_hdring_scratch_cache_bytes 0 "$bin/hdring_check" --coll allreduce,reduce_scatter --quick

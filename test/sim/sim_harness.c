@@ -87,12 +87,6 @@ void make_blocks(size_t *blocks, int p, size_t scale, shape_t shape)
     }
 }
 
-const char *coll_name(coll_t coll)
-{
-    static const char *const names[] = {"allreduce", "reduce_scatter", "allgather", "bcast"};
-    return names[coll];
-}
-
 /* ---- one run ---- */
 
 typedef struct guarded {
@@ -133,21 +127,13 @@ typedef struct rank_bufs {
 typedef struct body_arg {
     const run_t *run;
     hdring_partition_t part;
+    hdring_args_t args;
 } body_arg_t;
 
 static int body(const hdring_xport_t *x, void *varg)
 {
     const body_arg_t *a = varg;
-    switch (a->run->coll) {
-    case COLL_ALLREDUCE:
-        return hdring_allreduce(x, a->run->alg, a->run->count);
-    case COLL_REDUCE_SCATTER:
-        return hdring_reduce_scatter(x, a->run->alg, &a->part, a->run->ordered);
-    case COLL_ALLGATHER:
-        return hdring_allgather(x, a->run->alg, &a->part);
-    default:
-        return hdring_bcast(x, a->run->alg, a->run->count);
-    }
+    return hdring_run(x, a->run->alg, &a->args);
 }
 
 static unsigned long long hash_bytes(const void *buf, size_t bytes)
@@ -185,7 +171,8 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     const int p = run->p;
     const size_t es = run->kind->size;
     const sim_op_t op = {es, run->kind->apply};
-    body_arg_t arg = {run, {0, NULL}};
+    const hdring_coll_t coll = hdring_algorithm(run->alg)->coll;
+    body_arg_t arg = {run, {0, NULL}, {run->count, NULL, run->ordered}};
     rank_bufs_t *bufs = calloc((size_t) p, sizeof(*bufs));
     char *want = NULL, *elem = malloc(es);
     sim_world_t *w = sim_create(p, &op, run->cost);
@@ -197,17 +184,14 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     if (NULL == bufs || NULL == w || NULL == elem) {
         FAIL("out of memory");
     }
-    if (COLL_REDUCE_SCATTER == run->coll || COLL_ALLGATHER == run->coll) {
+    if (HDRING_COLL_REDUCE_SCATTER == coll || HDRING_COLL_ALLGATHER == coll) {
         if (HDRING_OK != hdring_partition_from_counts(&arg.part, p, run->blocks)) {
             FAIL("out of memory");
         }
         total = hdring_partition_total(&arg.part);
+        arg.args.blocks = &arg.part;
     }
-    if (COLL_ALLREDUCE == run->coll) {
-        need = hdring_allreduce_scratch(run->alg, p, run->count);
-    } else if (COLL_REDUCE_SCATTER == run->coll) {
-        need = hdring_reduce_scatter_scratch(run->alg, &arg.part, run->ordered);
-    }
+    need = hdring_scratch(run->alg, p, &arg.args);
 
     /* the expected result: the reduction in rank order, or rank 0's / each block owner's data */
     want = malloc(total * es + 1);
@@ -216,7 +200,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     }
     for (size_t i = 0; i < total; ++i) {
         char *dst = want + i * es;
-        if (COLL_ALLGATHER == run->coll) {
+        if (HDRING_COLL_ALLGATHER == coll) {
             int owner = 0;
             while (i >= hdring_part_offset(&arg.part, owner + 1)) {
                 ++owner;
@@ -224,7 +208,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
             run->kind->gen(dst, owner, i);
         } else {
             run->kind->gen(dst, 0, i);
-            if (COLL_BCAST != run->coll) {
+            if (HDRING_COLL_BCAST != coll) {
                 for (int r = 1; r < p; ++r) {
                     run->kind->gen(elem, r, i);
                     run->kind->apply(dst, elem, dst, 1);
@@ -235,8 +219,8 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
 
     for (int r = 0; r < p; ++r) {
         rank_bufs_t *b = &bufs[r];
-        const size_t mine = COLL_REDUCE_SCATTER == run->coll ? hdring_part_count(&arg.part, r) : total;
-        char *out = guarded_alloc(&b->out, run->in_place && COLL_REDUCE_SCATTER == run->coll ? total : mine, es);
+        const size_t mine = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_part_count(&arg.part, r) : total;
+        char *out = guarded_alloc(&b->out, run->in_place && HDRING_COLL_REDUCE_SCATTER == coll ? total : mine, es);
         char *tmp = guarded_alloc(&b->tmp, need.tmp, es), *work = guarded_alloc(&b->work, need.work, es);
         if (NULL == out || NULL == tmp || NULL == work) {
             FAIL("out of memory");
@@ -244,7 +228,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
         sim_set_buffer(w, r, HDRING_BUF_OUT, out, b->out.elems, true);
         sim_set_buffer(w, r, HDRING_BUF_TMP, tmp, need.tmp, true);
         sim_set_buffer(w, r, HDRING_BUF_WORK, work, need.work, true);
-        if (COLL_ALLREDUCE == run->coll || COLL_REDUCE_SCATTER == run->coll) {
+        if (HDRING_COLL_ALLREDUCE == coll || HDRING_COLL_REDUCE_SCATTER == coll) {
             char *in = run->in_place ? out : guarded_alloc(&b->in, total, es);
             if (NULL == in) {
                 FAIL("out of memory");
@@ -253,7 +237,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
                 run->kind->gen(in + i * es, r, i);
             }
             sim_set_buffer(w, r, HDRING_BUF_IN, in, total, run->in_place);
-        } else if (COLL_ALLGATHER == run->coll) {
+        } else if (HDRING_COLL_ALLGATHER == coll) {
             for (size_t i = hdring_part_offset(&arg.part, r); i < hdring_part_offset(&arg.part, r + 1); ++i) {
                 run->kind->gen(out + i * es, r, i);
             }
@@ -270,8 +254,8 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     for (int r = 0; r < p; ++r) {
         rank_bufs_t *b = &bufs[r];
         const char *out = b->out.mem + GUARD_ELEMS * es;
-        const size_t first = COLL_REDUCE_SCATTER == run->coll ? hdring_part_offset(&arg.part, r) : 0;
-        const size_t n = COLL_REDUCE_SCATTER == run->coll ? hdring_part_count(&arg.part, r) : total;
+        const size_t first = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_part_offset(&arg.part, r) : 0;
+        const size_t n = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_part_count(&arg.part, r) : total;
         if (!guards_intact(&b->in, es) || !guards_intact(&b->out, es) || !guards_intact(&b->tmp, es) ||
             !guards_intact(&b->work, es)) {
             FAIL("rank %d: a write outside a buffer (guard zone changed)", r);
@@ -283,7 +267,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
             }
         }
         /* every rank of an allreduce holds the same bits */
-        if (COLL_ALLREDUCE == run->coll && 0 != memcmp(out, bufs[0].out.mem + GUARD_ELEMS * es, total * es)) {
+        if (HDRING_COLL_ALLREDUCE == coll && 0 != memcmp(out, bufs[0].out.mem + GUARD_ELEMS * es, total * es)) {
             FAIL("rank %d holds other bits than rank 0", r);
         }
         if (NULL != b->in.mem) {
@@ -295,7 +279,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
             }
         }
     }
-    res->out_hash = hash_bytes(bufs[0].out.mem + GUARD_ELEMS * es, (COLL_REDUCE_SCATTER == run->coll ? hdring_part_count(&arg.part, 0) : total) * es);
+    res->out_hash = hash_bytes(bufs[0].out.mem + GUARD_ELEMS * es, (HDRING_COLL_REDUCE_SCATTER == coll ? hdring_part_count(&arg.part, 0) : total) * es);
     if (keep_stats) {
         res->stats = malloc((size_t) p * sizeof(*res->stats));
         if (NULL == res->stats) {

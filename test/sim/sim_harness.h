@@ -12,8 +12,6 @@
 #include "hdring_algorithms.h"
 #include "hdring_sim.h"
 
-typedef enum { COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_ALLGATHER, COLL_BCAST } coll_t;
-
 /* Element kinds: what the vectors hold and how they combine. */
 typedef struct elem_kind {
     const char *name;
@@ -29,8 +27,7 @@ extern const elem_kind_t kind_mat_mul;    /* 2x2 matrices mod 2^32: associative,
 extern const elem_kind_t kind_double_sum; /* magnitudes 2^-40..2^40: the sum depends on the order */
 
 typedef struct run {
-    coll_t coll;
-    hdring_alg_t alg;
+    hdring_alg_t alg; /* its collective: the registry's */
     int p;
     size_t count;         /* allreduce, bcast: the vector */
     const size_t *blocks; /* reduce_scatter, allgather: p block sizes */
@@ -54,6 +51,5 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats);
 /* Block sizes for reduce_scatter / allgather: uniform, irregular with zeros, everything on one rank, random. */
 typedef enum { SHAPE_UNIFORM, SHAPE_IRREGULAR, SHAPE_ONE_RANK, SHAPE_RANDOM, NSHAPES } shape_t;
 void make_blocks(size_t *blocks, int p, size_t scale, shape_t shape);
-const char *coll_name(coll_t coll);
 
 #endif

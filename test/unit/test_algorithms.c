@@ -18,17 +18,13 @@ static const int spread[] = {65, 96, 127, 128, 129, 255, 256, 257, 384, 511, 512
 #define NSPREAD ((int) (sizeof(spread) / sizeof(spread[0])))
 #define RING_MAX_P 1025
 
-static const hdring_alg_t allreduce_algs[] = {HDRING_ALG_RING, HDRING_ALG_RHD, HDRING_ALG_BINARY_BLOCKS,
-                                              HDRING_ALG_RECURSIVE_DOUBLING};
-static const hdring_alg_t vector_algs[] = {HDRING_ALG_RING, HDRING_ALG_RHD, HDRING_ALG_BINARY_BLOCKS};
-static const hdring_alg_t bcast_algs[] = {HDRING_ALG_BINOMIAL, HDRING_ALG_SCATTER_RHD, HDRING_ALG_SCATTER_RING};
-
 
 static void check_run(const run_t *run)
 {
     run_result_t res;
     run_collective(run, &res, false);
-    ck_assert_msg(res.ok, "%s %s p=%d count=%zu %s%s%s: %s", coll_name(run->coll), hdring_alg_name(run->alg), run->p,
+    ck_assert_msg(res.ok, "%s %s p=%d count=%zu %s%s%s: %s", hdring_coll_name(hdring_algorithm(run->alg)->coll),
+                  hdring_alg_name(run->alg), run->p,
                   run->count, run->kind->name, run->in_place ? " in place" : "", run->ordered ? " ordered" : "", res.why);
 }
 
@@ -58,14 +54,21 @@ static int large_p_counts(int p, size_t *counts)
     return 3;
 }
 
-static bool skip_at(hdring_alg_t alg, int p) { return HDRING_ALG_RING == alg && p > RING_MAX_P; }
+/* Ring's schedules, and bcast's scatter_ring, are linear in p. */
+static bool skip_at(hdring_alg_t alg, int p)
+{
+    const hdring_algorithm_t *row = hdring_algorithm(alg);
+    return HDRING_ROLE_BANDWIDTH == row->role && p > RING_MAX_P;
+}
 
 static void allreduce_at(int p, bool large, bool all_variants)
 {
     size_t counts[8];
+    hdring_alg_t algs[HDRING_NALGS];
+    const int nalgs = hdring_algorithms_of(HDRING_COLL_ALLREDUCE, algs);
     const int ncounts = all_variants ? counts_for(p, large, counts) : large_p_counts(p, counts);
-    for (size_t a = 0; a < sizeof(allreduce_algs) / sizeof(allreduce_algs[0]); ++a) {
-        if (skip_at(allreduce_algs[a], p)) {
+    for (int a = 0; a < nalgs; ++a) {
+        if (skip_at(algs[a], p)) {
             continue;
         }
         for (int c = 0; c < ncounts; ++c) {
@@ -73,9 +76,9 @@ static void allreduce_at(int p, bool large, bool all_variants)
                 if (!all_variants && in_place != c % 2) {
                     continue;
                 }
-                run_t run = {COLL_ALLREDUCE, allreduce_algs[a], p, counts[c], NULL, in_place, false, &kind_u64_sum, no_cost};
+                run_t run = {algs[a], p, counts[c], NULL, in_place, false, &kind_u64_sum, no_cost};
                 check_run(&run);
-                if (hdring_alg_keeps_order(run.alg) && (all_variants || 1 == c)) {
+                if (hdring_algorithm(run.alg)->keeps_order && (all_variants || 1 == c)) {
                     run.kind = &kind_mat_mul;
                     check_run(&run);
                 }
@@ -104,8 +107,10 @@ static void reduce_scatter_at(int p, bool all_variants)
 {
     size_t *blocks = malloc((size_t) p * sizeof(*blocks));
     const size_t scales[] = {1, 3, 40};
-    for (size_t a = 0; a < sizeof(vector_algs) / sizeof(vector_algs[0]); ++a) {
-        if (skip_at(vector_algs[a], p)) {
+    hdring_alg_t algs[HDRING_NALGS];
+    const int nalgs = hdring_algorithms_of(HDRING_COLL_REDUCE_SCATTER, algs);
+    for (int a = 0; a < nalgs; ++a) {
+        if (skip_at(algs[a], p)) {
             continue;
         }
         for (int shape = 0; shape < NSHAPES; ++shape) {
@@ -118,9 +123,9 @@ static void reduce_scatter_at(int p, bool all_variants)
                     if (!all_variants && in_place != shape % 2) {
                         continue;
                     }
-                    run_t run = {COLL_REDUCE_SCATTER, vector_algs[a], p, 0, blocks, in_place, false, &kind_u64_sum, no_cost};
+                    run_t run = {algs[a], p, 0, blocks, in_place, false, &kind_u64_sum, no_cost};
                     check_run(&run);
-                    if (hdring_alg_keeps_order(run.alg)) {
+                    if (hdring_algorithm(run.alg)->keeps_order) {
                         run.ordered = true;
                         run.kind = &kind_mat_mul;
                         check_run(&run);
@@ -152,8 +157,10 @@ static void allgather_at(int p, bool all_variants)
 {
     size_t *blocks = malloc((size_t) p * sizeof(*blocks));
     const size_t scales[] = {1, 2, 33};
-    for (size_t a = 0; a < sizeof(vector_algs) / sizeof(vector_algs[0]); ++a) {
-        if (skip_at(vector_algs[a], p)) {
+    hdring_alg_t algs[HDRING_NALGS];
+    const int nalgs = hdring_algorithms_of(HDRING_COLL_ALLGATHER, algs);
+    for (int a = 0; a < nalgs; ++a) {
+        if (skip_at(algs[a], p)) {
             continue;
         }
         for (int shape = 0; shape < NSHAPES; ++shape) {
@@ -162,7 +169,7 @@ static void allgather_at(int p, bool all_variants)
                     continue;
                 }
                 make_blocks(blocks, p, scales[s], (shape_t) shape);
-                run_t run = {COLL_ALLGATHER, vector_algs[a], p, 0, blocks, false, false, &kind_u64_sum, no_cost};
+                run_t run = {algs[a], p, 0, blocks, false, false, &kind_u64_sum, no_cost};
                 check_run(&run);
             }
         }
@@ -189,13 +196,15 @@ END_TEST
 static void bcast_at(int p, bool all_variants)
 {
     size_t counts[8];
+    hdring_alg_t algs[HDRING_NALGS];
+    const int nalgs = hdring_algorithms_of(HDRING_COLL_BCAST, algs);
     const int ncounts = all_variants ? counts_for(p, true, counts) : large_p_counts(p, counts);
-    for (size_t a = 0; a < sizeof(bcast_algs) / sizeof(bcast_algs[0]); ++a) {
-        if (HDRING_ALG_SCATTER_RING == bcast_algs[a] && p > RING_MAX_P) {
+    for (int a = 0; a < nalgs; ++a) {
+        if (skip_at(algs[a], p)) {
             continue;
         }
         for (int c = 0; c < ncounts; ++c) {
-            run_t run = {COLL_BCAST, bcast_algs[a], p, counts[c], NULL, false, false, &kind_u64_sum, no_cost};
+            run_t run = {algs[a], p, counts[c], NULL, false, false, &kind_u64_sum, no_cost};
             check_run(&run);
         }
     }
@@ -222,9 +231,12 @@ END_TEST
 START_TEST(floating_point_results_are_reproducible)
 {
     const int ps[] = {2, 3, 5, 6, 7, 8, 12, 13, 31, 64, 100};
+    hdring_alg_t allreduce_algs[HDRING_NALGS], vector_algs[HDRING_NALGS];
+    const int nallreduce = hdring_algorithms_of(HDRING_COLL_ALLREDUCE, allreduce_algs);
+    const int nvector = hdring_algorithms_of(HDRING_COLL_REDUCE_SCATTER, vector_algs);
     for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i) {
-        for (size_t a = 0; a < sizeof(allreduce_algs) / sizeof(allreduce_algs[0]); ++a) {
-            run_t run = {COLL_ALLREDUCE, allreduce_algs[a], ps[i], 1001, NULL, false, false, &kind_double_sum, no_cost};
+        for (int a = 0; a < nallreduce; ++a) {
+            run_t run = {allreduce_algs[a], ps[i], 1001, NULL, false, false, &kind_double_sum, no_cost};
             run_result_t first, again;
             run_collective(&run, &first, false);
             run_collective(&run, &again, false);
@@ -234,8 +246,8 @@ START_TEST(floating_point_results_are_reproducible)
         }
         size_t *blocks = malloc((size_t) ps[i] * sizeof(*blocks));
         make_blocks(blocks, ps[i], 17, SHAPE_IRREGULAR);
-        for (size_t a = 0; a < sizeof(vector_algs) / sizeof(vector_algs[0]); ++a) {
-            run_t run = {COLL_REDUCE_SCATTER, vector_algs[a], ps[i], 0, blocks, false, false, &kind_double_sum, no_cost};
+        for (int a = 0; a < nvector; ++a) {
+            run_t run = {vector_algs[a], ps[i], 0, blocks, false, false, &kind_double_sum, no_cost};
             run_result_t first, again;
             run_collective(&run, &first, false);
             run_collective(&run, &again, false);
@@ -251,13 +263,13 @@ END_TEST
  * reduce_scatter to keep the order with ring is refused rather than silently wrong. */
 START_TEST(checks_catch_wrong_operand_order)
 {
-    run_t run = {COLL_ALLREDUCE, HDRING_ALG_RING, 5, 7, NULL, false, false, &kind_mat_mul, no_cost};
+    run_t run = {HDRING_ALG_ALLREDUCE_RING, 5, 7, NULL, false, false, &kind_mat_mul, no_cost};
     run_result_t res;
     run_collective(&run, &res, false);
     ck_assert_msg(!res.ok, "ring allreduce of a non-commutative product passed the order check");
 
     size_t blocks[4] = {2, 2, 2, 2};
-    run_t rs = {COLL_REDUCE_SCATTER, HDRING_ALG_RING, 4, 0, blocks, false, true, &kind_mat_mul, no_cost};
+    run_t rs = {HDRING_ALG_REDUCE_SCATTER_RING, 4, 0, blocks, false, true, &kind_mat_mul, no_cost};
     run_collective(&rs, &res, false);
     ck_assert_msg(!res.ok, "ring reduce_scatter accepted an ordered operation");
 }

@@ -21,20 +21,15 @@ static const hdring_cost_params_t param_sets[] = {
 };
 #define NPARAMS ((int) (sizeof(param_sets) / sizeof(param_sets[0])))
 
-static const coll_t sim_coll[HDRING_COST_NCOLLS] = {COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_ALLGATHER, COLL_BCAST};
-
 /* Where the model is exact; elsewhere (binary-block reduce_scatter/allgather and scatter_rhd bcast on p not a
  * power of two) it charges the redistribution with its busiest port and is an upper bound. */
-static bool model_exact(hdring_cost_coll_t coll, hdring_alg_t alg, int p)
+static bool model_exact(hdring_alg_t alg, int p)
 {
-    if (hdring_is_pow2(p)) {
-        return true;
-    }
-    if (HDRING_COST_BCAST == coll) {
-        return HDRING_ALG_SCATTER_RHD != alg;
-    }
-    return !((HDRING_COST_REDUCE_SCATTER == coll || HDRING_COST_ALLGATHER == coll) && HDRING_ALG_BINARY_BLOCKS == alg);
+    return hdring_is_pow2(p) || !(HDRING_ALG_BCAST_SCATTER_RHD == alg || HDRING_ALG_REDUCE_SCATTER_BINARY_BLOCKS == alg ||
+                                  HDRING_ALG_ALLGATHER_BINARY_BLOCKS == alg);
 }
+
+static const char *coll_of(hdring_alg_t alg) { return hdring_coll_name(hdring_algorithm(alg)->coll); }
 
 /* A vector that divides evenly: a multiple of p and of 2p' elements. */
 static size_t even_count(int p)
@@ -47,36 +42,35 @@ static size_t even_count(int p)
     return c;
 }
 
-static void simulate(hdring_cost_coll_t coll, hdring_alg_t alg, int p, size_t count, bool ordered,
-                     const hdring_cost_params_t *c, run_result_t *res, size_t *blocks)
+static void simulate(hdring_alg_t alg, int p, size_t count, bool ordered, const hdring_cost_params_t *c,
+                     run_result_t *res, size_t *blocks)
 {
     for (int i = 0; i < p; ++i) {
         blocks[i] = count / (size_t) p;
     }
-    run_t run = {sim_coll[coll], alg, p, count, blocks, false, ordered, ordered ? &kind_mat_mul : &kind_u64_sum,
+    run_t run = {alg, p, count, blocks, false, ordered, ordered ? &kind_mat_mul : &kind_u64_sum,
                  {c->alpha, c->beta, c->gamma}};
     run_collective(&run, res, true);
-    ck_assert_msg(res->ok, "%s %s p=%d: %s", hdring_cost_coll_name(coll), hdring_alg_name(alg), p, res->why);
+    ck_assert_msg(res->ok, "%s %s p=%d: %s", coll_of(alg), hdring_alg_name(alg), p, res->why);
 }
 
-static void compare_time(hdring_cost_coll_t coll, hdring_alg_t alg, int p, bool ordered)
+static void compare_time(hdring_alg_t alg, int p, bool ordered)
 {
     const size_t count = even_count(p);
     size_t *blocks = malloc((size_t) p * sizeof(*blocks));
     for (int k = 0; k < NPARAMS; ++k) {
         run_result_t res;
-        simulate(coll, alg, p, count, ordered, &param_sets[k], &res, blocks);
+        simulate(alg, p, count, ordered, &param_sets[k], &res, blocks);
         const double n = (double) count * (ordered ? 16.0 : 8.0);
-        const double model = hdring_cost_time(coll, alg, p, n, ordered, &param_sets[k]);
+        const double model = hdring_cost_time(alg, p, n, ordered, &param_sets[k]);
         const double tol = 1e-9 * (res.time > 1 ? res.time : 1);
-        if (model_exact(coll, alg, p)) {
+        if (model_exact(alg, p)) {
             ck_assert_msg(fabs(model - res.time) <= tol, "%s %s p=%d%s params %d: model %.10g, simulator %.10g",
-                          hdring_cost_coll_name(coll), hdring_alg_name(alg), p, ordered ? " ordered" : "", k, model,
-                          res.time);
+                          coll_of(alg), hdring_alg_name(alg), p, ordered ? " ordered" : "", k, model, res.time);
         } else {
             ck_assert_msg(res.time <= model + tol && model <= 1.25 * res.time + tol,
-                          "%s %s p=%d params %d: bound %.10g, simulator %.10g", hdring_cost_coll_name(coll),
-                          hdring_alg_name(alg), p, k, model, res.time);
+                          "%s %s p=%d params %d: bound %.10g, simulator %.10g", coll_of(alg), hdring_alg_name(alg), p,
+                          k, model, res.time);
         }
         free(res.stats);
     }
@@ -85,14 +79,11 @@ static void compare_time(hdring_cost_coll_t coll, hdring_alg_t alg, int p, bool 
 
 static void compare_all(int p)
 {
-    for (int coll = 0; coll < HDRING_COST_NCOLLS; ++coll) {
-        hdring_alg_t algs[4];
-        const int n = hdring_cost_algorithms((hdring_cost_coll_t) coll, algs);
-        for (int a = 0; a < n; ++a) {
-            compare_time((hdring_cost_coll_t) coll, algs[a], p, false);
-            if (HDRING_COST_REDUCE_SCATTER == coll && hdring_alg_keeps_order(algs[a])) {
-                compare_time((hdring_cost_coll_t) coll, algs[a], p, true);
-            }
+    for (int a = 0; a < HDRING_NALGS; ++a) {
+        const hdring_algorithm_t *row = hdring_algorithm((hdring_alg_t) a);
+        compare_time(row->id, p, false);
+        if (HDRING_COLL_REDUCE_SCATTER == row->coll && row->keeps_order) {
+            compare_time(row->id, p, true);
         }
     }
 }
@@ -121,27 +112,23 @@ START_TEST(model_volume_matches_simulator)
         const size_t count = even_count(p);
         const double n = (double) count * 8;
         size_t *blocks = malloc((size_t) p * sizeof(*blocks));
-        for (int coll = 0; coll < HDRING_COST_NCOLLS; ++coll) {
-            hdring_alg_t algs[4];
-            const int nalgs = hdring_cost_algorithms((hdring_cost_coll_t) coll, algs);
-            for (int a = 0; a < nalgs; ++a) {
-                if (hdring_cost_volume((hdring_cost_coll_t) coll, algs[a], p, 0, n).sent < 0) {
-                    continue; /* not modelled per rank */
-                }
-                run_result_t res;
-                simulate((hdring_cost_coll_t) coll, algs[a], p, count, false, &c, &res, blocks);
-                for (int r = 0; r < p; ++r) {
-                    const hdring_volume_t v = hdring_cost_volume((hdring_cost_coll_t) coll, algs[a], p, r, n);
-                    ck_assert_msg(v.sent == (double) res.stats[r].bytes_sent &&
-                                      v.received == (double) res.stats[r].bytes_received &&
-                                      v.reduced == (double) res.stats[r].bytes_reduced,
-                                  "%s %s p=%d rank %d: model %g/%g/%g, simulator %zu/%zu/%zu bytes sent/received/reduced",
-                                  hdring_cost_coll_name((hdring_cost_coll_t) coll), hdring_alg_name(algs[a]), p, r,
-                                  v.sent, v.received, v.reduced, res.stats[r].bytes_sent, res.stats[r].bytes_received,
-                                  res.stats[r].bytes_reduced);
-                }
-                free(res.stats);
+        for (int a = 0; a < HDRING_NALGS; ++a) {
+            const hdring_alg_t alg = (hdring_alg_t) a;
+            if (hdring_cost_volume(alg, p, 0, n).sent < 0) {
+                continue; /* not modelled per rank */
             }
+            run_result_t res;
+            simulate(alg, p, count, false, &c, &res, blocks);
+            for (int r = 0; r < p; ++r) {
+                const hdring_volume_t v = hdring_cost_volume(alg, p, r, n);
+                ck_assert_msg(v.sent == (double) res.stats[r].bytes_sent &&
+                                  v.received == (double) res.stats[r].bytes_received &&
+                                  v.reduced == (double) res.stats[r].bytes_reduced,
+                              "%s %s p=%d rank %d: model %g/%g/%g, simulator %zu/%zu/%zu bytes sent/received/reduced",
+                              coll_of(alg), hdring_alg_name(alg), p, r, v.sent, v.received, v.reduced,
+                              res.stats[r].bytes_sent, res.stats[r].bytes_received, res.stats[r].bytes_reduced);
+            }
+            free(res.stats);
         }
         free(blocks);
     }
@@ -155,7 +142,7 @@ START_TEST(ring_moves_2_p_minus_1_over_p_n_per_rank)
         const size_t count = 5 * (size_t) p; /* n = 40 p bytes */
         size_t *blocks = malloc((size_t) p * sizeof(*blocks));
         run_result_t res;
-        simulate(HDRING_COST_ALLREDUCE, HDRING_ALG_RING, p, count, false, &c, &res, blocks);
+        simulate(HDRING_ALG_ALLREDUCE_RING, p, count, false, &c, &res, blocks);
         for (int r = 0; r < p; ++r) {
             ck_assert_uint_eq(res.stats[r].bytes_sent, 2 * (size_t) (p - 1) * 40);
             ck_assert_uint_eq(res.stats[r].bytes_received, 2 * (size_t) (p - 1) * 40);
@@ -174,9 +161,9 @@ START_TEST(rhd_on_2_to_the_k_ranks_takes_2k_steps)
         const int p = 1 << k;
         size_t *blocks = malloc((size_t) p * sizeof(*blocks));
         run_result_t res;
-        simulate(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, p, 2 * (size_t) p, false, &c, &res, blocks);
+        simulate(HDRING_ALG_ALLREDUCE_RHD, p, 2 * (size_t) p, false, &c, &res, blocks);
         ck_assert_double_eq(res.time, 2.0 * k);
-        ck_assert_double_eq(hdring_cost_time(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, p, 16.0 * p, false, &c), 2.0 * k);
+        ck_assert_double_eq(hdring_cost_time(HDRING_ALG_ALLREDUCE_RHD, p, 16.0 * p, false, &c), 2.0 * k);
         free(res.stats);
         free(blocks);
     }
@@ -197,15 +184,13 @@ START_TEST(fold_costs_what_the_model_says)
         size_t *blocks = malloc((size_t) p * sizeof(*blocks));
         for (int k = 0; k < 3; ++k) {
             run_result_t folded, plain;
-            simulate(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, p, count, false, &param_sets[k], &folded, blocks);
-            simulate(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, q, count, false, &param_sets[k], &plain, blocks);
+            simulate(HDRING_ALG_ALLREDUCE_RHD, p, count, false, &param_sets[k], &folded, blocks);
+            simulate(HDRING_ALG_ALLREDUCE_RHD, q, count, false, &param_sets[k], &plain, blocks);
             const double extra[3] = {3, 2 * n, n / 2};
             ck_assert_msg(fabs(folded.time - plain.time - extra[k]) < 1e-9, "p=%d params %d: fold adds %g, not %g", p,
                           k, folded.time - plain.time, extra[k]);
-            const double model_extra = hdring_cost_time(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, p, n, false,
-                                                        &param_sets[k]) -
-                                       hdring_cost_time(HDRING_COST_ALLREDUCE, HDRING_ALG_RHD, q, n, false,
-                                                        &param_sets[k]);
+            const double model_extra = hdring_cost_time(HDRING_ALG_ALLREDUCE_RHD, p, n, false, &param_sets[k]) -
+                                       hdring_cost_time(HDRING_ALG_ALLREDUCE_RHD, q, n, false, &param_sets[k]);
             ck_assert_msg(fabs(model_extra - extra[k]) < 1e-9, "p=%d params %d: the model's fold adds %g, not %g", p,
                           k, model_extra, extra[k]);
             if (0 == k) {
@@ -234,10 +219,10 @@ START_TEST(binary_blocks_leave_no_rank_idle)
         hdring_binblocks_init(&bb, p);
         const bool no_singleton = 0 == (p & 1);
         double least[2];
-        const hdring_alg_t algs[2] = {HDRING_ALG_BINARY_BLOCKS, HDRING_ALG_RHD};
+        const hdring_alg_t algs[2] = {HDRING_ALG_ALLREDUCE_BINARY_BLOCKS, HDRING_ALG_ALLREDUCE_RHD};
         for (int a = 0; a < 2; ++a) {
             run_result_t res;
-            simulate(HDRING_COST_ALLREDUCE, algs[a], p, 8 * even_count(p), false, &c, &res, blocks);
+            simulate(algs[a], p, 8 * even_count(p), false, &c, &res, blocks);
             least[a] = 1;
             for (int r = 0; r < p; ++r) {
                 const double busy = res.stats[r].busy / res.time;

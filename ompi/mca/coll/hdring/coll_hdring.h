@@ -16,18 +16,19 @@
 #include "ompi/communicator/communicator.h"
 
 #include "hdring_algorithms.h"
+#include "hdring_plan.h"
 
 BEGIN_C_DECLS
 
-/* The collectives hdring provides. */
-typedef enum hdring_coll {
-    HDRING_ALLREDUCE,
-    HDRING_REDUCE_SCATTER,
-    HDRING_REDUCE_SCATTER_BLOCK,
-    HDRING_ALLGATHER,
-    HDRING_BCAST,
-    HDRING_NCOLLS
-} hdring_coll_t;
+/* The MPI collectives hdring provides (each served by a collective of the core, hdring_coll_t). */
+typedef enum mca_coll_hdring_coll {
+    MCA_COLL_HDRING_ALLREDUCE,
+    MCA_COLL_HDRING_REDUCE_SCATTER,
+    MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK,
+    MCA_COLL_HDRING_ALLGATHER,
+    MCA_COLL_HDRING_BCAST,
+    MCA_COLL_HDRING_NCOLLS
+} mca_coll_hdring_coll_t;
 
 /* Index of the thresholds that apply: communicator size a power of two or not. */
 enum { HDRING_POF2 = 0, HDRING_NPOF2 = 1 };
@@ -36,9 +37,9 @@ enum { HDRING_POF2 = 0, HDRING_NPOF2 = 1 };
  * a snapshot when its communicator is created, so values written through MPI_T apply to communicators created
  * afterwards (one program can compare configurations side by side). */
 typedef struct mca_coll_hdring_config {
-    int algorithm[HDRING_NCOLLS];         /* value of coll_hdring_<coll>_algorithm; 0 = auto */
-    size_t small_bytes[HDRING_NCOLLS][2]; /* up to this: latency algorithm; 0 = where the cost model says */
-    size_t large_bytes[HDRING_NCOLLS][2]; /* from this on: ring; 0 = where the cost model says */
+    int algorithm[MCA_COLL_HDRING_NCOLLS];         /* value of coll_hdring_<coll>_algorithm; 0 = auto */
+    size_t small_bytes[MCA_COLL_HDRING_NCOLLS][2]; /* up to this: latency algorithm; 0 = where the cost model says */
+    size_t large_bytes[MCA_COLL_HDRING_NCOLLS][2]; /* from this on: ring; 0 = where the cost model says */
     double model_latency_us, model_bandwidth_mbs; /* the cost model's alpha and beta within a node */
     double model_network_latency_us, model_network_bandwidth_mbs; /* ... across nodes */
     double model_reduce_mbs;                                      /* its gamma */
@@ -76,15 +77,10 @@ typedef struct mca_coll_hdring_scratch_cache {
     size_t bytes;
 } mca_coll_hdring_scratch_cache_t;
 
-/* The automatic choice for one collective on one communicator: algorithm by size range, built on first use
- * from the thresholds and the cost model. */
-#define HDRING_MAX_SEGMENTS 16
+/* The automatic choice for one collective on one communicator (hdring_plan.h), built on first use. */
 typedef struct mca_coll_hdring_plan {
     bool built;
-    int nsegments;
-    size_t upto[HDRING_MAX_SEGMENTS]; /* segment i: sizes up to upto[i] (inclusive) */
-    hdring_alg_t alg[HDRING_MAX_SEGMENTS];
-    int why[HDRING_MAX_SEGMENTS];     /* MCA_COLL_HDRING_WHY_* */
+    hdring_plan_t plan;
 } mca_coll_hdring_plan_t;
 
 typedef struct mca_coll_hdring_module_t {
@@ -94,7 +90,7 @@ typedef struct mca_coll_hdring_module_t {
     mca_coll_hdring_fallback_t fallback;
     bool fallback_retained;
     mca_coll_hdring_scratch_cache_t scratch;
-    mca_coll_hdring_plan_t plan[HDRING_NCOLLS][2]; /* [coll][operand order must be kept] */
+    mca_coll_hdring_plan_t plan[MCA_COLL_HDRING_NCOLLS][2]; /* [coll][operand order must be kept] */
 } mca_coll_hdring_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_hdring_module_t);
@@ -109,29 +105,28 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
 void mca_coll_hdring_report(const char *topic, ...);
 /* The parameters a new communicator works with (invalid ones replaced, with a report). */
 void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
-/* MCA enum value of coll_hdring_<coll>_algorithm -> algorithm; names for the trace. */
-hdring_alg_t mca_coll_hdring_forced_alg(hdring_coll_t coll, int value);
-const char *mca_coll_hdring_coll_name(hdring_coll_t coll);
+/* The core collective serving an MPI collective; the MPI collective's name (as in the MCA parameters). */
+hdring_coll_t mca_coll_hdring_core_coll(mca_coll_hdring_coll_t coll);
+const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll);
 
 /* ---- decision ---- */
-enum {
+typedef enum mca_coll_hdring_why {
     MCA_COLL_HDRING_WHY_FORCED,    /* coll_hdring_<coll>_algorithm */
-    MCA_COLL_HDRING_WHY_SMALL,     /* at or below coll_hdring_<coll>_small_bytes_* */
-    MCA_COLL_HDRING_WHY_LARGE,     /* at or above coll_hdring_<coll>_large_bytes_* */
-    MCA_COLL_HDRING_WHY_MODEL,     /* the cost model's fastest for this size and p */
-    MCA_COLL_HDRING_WHY_UNORDERED, /* fallback: the algorithm cannot keep a non-commutative op's order */
-};
+    MCA_COLL_HDRING_WHY_UNORDERED, /* fallback: the forced algorithm cannot keep a non-commutative op's order */
+    MCA_COLL_HDRING_WHY_PLAN,      /* auto: the plan's segment (its own reason: threshold or model) */
+} mca_coll_hdring_why_t;
 
 typedef struct mca_coll_hdring_choice {
     bool fallback;    /* delegate to the saved lower-priority module */
     hdring_alg_t alg; /* otherwise run this */
-    int why;
-    size_t lo, hi;    /* the size range (or threshold) behind the choice, for the trace */
+    mca_coll_hdring_why_t why;
+    hdring_why_t plan_why; /* with MCA_COLL_HDRING_WHY_PLAN */
+    size_t lo, hi;         /* the size range (or threshold) behind the choice, for the trace */
 } mca_coll_hdring_choice_t;
 
 /* What the caller knows about the call. */
 typedef struct mca_coll_hdring_call {
-    hdring_coll_t coll;
+    mca_coll_hdring_coll_t coll;
     int comm_size;
     size_t bytes;          /* the whole vector: see README, "what bytes= means" */
     bool ordered;          /* the operation is not commutative: operand order must be kept */

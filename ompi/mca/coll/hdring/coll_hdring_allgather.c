@@ -25,7 +25,7 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
 
     ompi_datatype_type_size(rdtype, &type_size);
     const mca_coll_hdring_call_t call = {
-        .coll = HDRING_ALLGATHER,
+        .coll = MCA_COLL_HDRING_ALLGATHER,
         .comm_size = p,
         .bytes = (size_t) p * (size_t) rcount * type_size,
         .ordered = false,
@@ -48,7 +48,8 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
     if (HDRING_OK != hdring_partition_uniform(&blocks, p, (size_t) rcount)) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    rc = hdring_allgather(&t.xport, choice.alg, &blocks);
+    const hdring_args_t args = {.blocks = &blocks};
+    rc = hdring_run(&t.xport, choice.alg, &args);
     hdring_partition_free(&blocks);
     return mca_coll_hdring_pml_error(&t, rc);
 }

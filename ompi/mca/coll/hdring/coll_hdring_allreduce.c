@@ -21,7 +21,7 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
 
     ompi_datatype_type_size(dtype, &type_size);
     const mca_coll_hdring_call_t call = {
-        .coll = HDRING_ALLREDUCE,
+        .coll = MCA_COLL_HDRING_ALLREDUCE,
         .comm_size = ompi_comm_size(comm),
         .bytes = (size_t) count * type_size,
         .ordered = !ompi_op_is_commute(op),
@@ -34,11 +34,12 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
     mca_coll_hdring_pml_init(&t, m, comm, dtype, op, MCA_COLL_BASE_TAG_ALLREDUCE, 0);
     t.base[HDRING_BUF_IN] = (char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf);
     t.base[HDRING_BUF_OUT] = rbuf;
-    rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_allreduce_scratch(choice.alg, call.comm_size, (size_t) count));
+    const hdring_args_t args = {.count = (size_t) count, .ordered = call.ordered};
+    rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(choice.alg, call.comm_size, &args));
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    rc = hdring_allreduce(&t.xport, choice.alg, (size_t) count);
+    rc = hdring_run(&t.xport, choice.alg, &args);
     mca_coll_hdring_scratch_release(&t);
     return mca_coll_hdring_pml_error(&t, rc);
 }

@@ -68,7 +68,8 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, hdring_alg_t alg, void *buf,
         }
     }
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_hdring_pml_error(&t, hdring_bcast(&t.xport, alg, bytes));
+        const hdring_args_t args = {.count = bytes};
+        rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, alg, &args));
     }
     if (OMPI_SUCCESS == rc && !contiguous && !is_root) {
         rc = convert(buf, count, dtype, packed, bytes, false);
@@ -87,7 +88,7 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
 
     ompi_datatype_type_size(dtype, &type_size);
     const mca_coll_hdring_call_t call = {
-        .coll = HDRING_BCAST,
+        .coll = MCA_COLL_HDRING_BCAST,
         .comm_size = ompi_comm_size(comm),
         .bytes = (size_t) count * type_size,
         .ordered = false,
@@ -96,10 +97,11 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
     if (choice.fallback) {
         return m->fallback.bcast(buf, count, dtype, root, comm, m->fallback.bcast_module);
     }
-    if (HDRING_ALG_BINOMIAL != choice.alg) {
+    if (HDRING_ALG_BCAST_BINOMIAL != choice.alg) {
         return bcast_bytes(m, choice.alg, buf, count, dtype, call.bytes, root, comm);
     }
     mca_coll_hdring_pml_init(&t, m, comm, dtype, NULL, MCA_COLL_BASE_TAG_BCAST, root);
     t.base[HDRING_BUF_OUT] = buf;
-    return mca_coll_hdring_pml_error(&t, hdring_bcast(&t.xport, choice.alg, (size_t) count));
+    const hdring_args_t args = {.count = (size_t) count};
+    return mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));
 }

@@ -23,6 +23,7 @@
 #include "ompi/mca/rte/rte.h"
 
 #include "coll_hdring.h"
+#include "hdring_defaults.h"
 
 static int hdring_register(void);
 static int hdring_open(void);
@@ -45,79 +46,29 @@ mca_coll_hdring_component_t mca_coll_hdring_component = {
     .output = -1,
 };
 
-/* ---- algorithm enums: MCA value -> algorithm, per collective ---- */
-
-static const mca_base_var_enum_value_t allreduce_values[] = {
-    {0, "auto"}, {1, "ring"}, {2, "rhd"}, {3, "binary_blocks"}, {4, "recursive_doubling"}, {0, NULL}};
-static const hdring_alg_t allreduce_algs[] = {HDRING_ALG_RING, HDRING_ALG_RING, HDRING_ALG_RHD,
-                                              HDRING_ALG_BINARY_BLOCKS, HDRING_ALG_RECURSIVE_DOUBLING};
-
-static const mca_base_var_enum_value_t vector_values[] = {
-    {0, "auto"}, {1, "ring"}, {2, "rhd"}, {3, "binary_blocks"}, {0, NULL}};
-static const hdring_alg_t vector_algs[] = {HDRING_ALG_RING, HDRING_ALG_RING, HDRING_ALG_RHD,
-                                           HDRING_ALG_BINARY_BLOCKS};
-
-static const mca_base_var_enum_value_t bcast_values[] = {
-    {0, "auto"}, {1, "binomial"}, {2, "scatter_rhd"}, {3, "scatter_ring"}, {0, NULL}};
-static const hdring_alg_t bcast_algs[] = {HDRING_ALG_BINOMIAL, HDRING_ALG_BINOMIAL, HDRING_ALG_SCATTER_RHD,
-                                          HDRING_ALG_SCATTER_RING};
+/* ---- the MPI collectives: their names and the core collective serving each ---- */
 
 typedef struct coll_params {
-    const char *name;
-    const mca_base_var_enum_value_t *values;
-    const hdring_alg_t *algs; /* indexed by MCA value; [0] (auto) unused */
-    const char *algorithm_help;
-    const char *small_help; /* what the small regime uses */
-    const char *medium_help; /* what the model chooses from between the thresholds */
-    const char *large_help;
+    const char *name;   /* as in coll_hdring_<name>_* */
+    const char *mpi;    /* the MPI function */
+    hdring_coll_t core;
     const char *bytes_help; /* which size the thresholds measure */
 } coll_params_t;
 
-static const coll_params_t coll_params[HDRING_NCOLLS] = {
-    [HDRING_ALLREDUCE] = {
-        "allreduce", allreduce_values, allreduce_algs,
-        "MPI_Allreduce algorithm: auto (by message size and communicator size, see the allreduce_*_bytes_* "
-        "parameters), ring (bandwidth-optimal for any size, latency linear in p; commutative ops only), rhd "
-        "(recursive halving-doubling; sizes that are not a power of two fold first), binary_blocks (p split "
-        "into power-of-two blocks, no rank folded away), recursive_doubling (latency-optimal, for small "
-        "vectors)",
-        "recursive_doubling", "among rhd, binary_blocks and ring", "ring",
-        "count x type size"},
-    [HDRING_REDUCE_SCATTER] = {
-        "reduce_scatter", vector_values, vector_algs,
-        "MPI_Reduce_scatter algorithm: auto (by message size and communicator size, see the "
-        "reduce_scatter_*_bytes_* parameters), ring (bandwidth-optimal for any size, latency linear in p; "
-        "commutative ops only), rhd (recursive halving; sizes that are not a power of two fold first), "
-        "binary_blocks (p split into power-of-two blocks)",
-        "rhd", "among binary_blocks and ring", "ring",
-        "sum of recvcounts x type size"},
-    [HDRING_REDUCE_SCATTER_BLOCK] = {
-        "reduce_scatter_block", vector_values, vector_algs,
-        "MPI_Reduce_scatter_block algorithm: auto (by message size and communicator size, see the "
-        "reduce_scatter_block_*_bytes_* parameters), ring, rhd, binary_blocks (as for reduce_scatter)",
-        "rhd", "among binary_blocks and ring", "ring",
-        "p x recvcount x type size"},
-    [HDRING_ALLGATHER] = {
-        "allgather", vector_values, vector_algs,
-        "MPI_Allgather algorithm: auto (by message size and communicator size, see the allgather_*_bytes_* "
-        "parameters), ring (bandwidth-optimal, latency linear in p), rhd (recursive doubling; sizes that are "
-        "not a power of two fold), binary_blocks (p split into power-of-two blocks)",
-        "rhd", "among binary_blocks and ring", "ring",
-        "p x recvcount x receive type size"},
-    [HDRING_BCAST] = {
-        "bcast", bcast_values, bcast_algs,
-        "MPI_Bcast algorithm: auto (by message size and communicator size, see the bcast_*_bytes_* "
-        "parameters), binomial (binomial tree, for small messages), scatter_rhd (binomial scatter + "
-        "recursive-doubling allgather), scatter_ring (binomial scatter + ring allgather)",
-        "binomial", "scatter_rhd or scatter_ring", "scatter_ring",
-        "count x type size"},
+static const coll_params_t coll_params[MCA_COLL_HDRING_NCOLLS] = {
+    [MCA_COLL_HDRING_ALLREDUCE] = {"allreduce", "MPI_Allreduce", HDRING_COLL_ALLREDUCE, "count x type size"},
+    [MCA_COLL_HDRING_REDUCE_SCATTER] = {"reduce_scatter", "MPI_Reduce_scatter", HDRING_COLL_REDUCE_SCATTER,
+                                        "sum of recvcounts x type size"},
+    [MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK] = {"reduce_scatter_block", "MPI_Reduce_scatter_block",
+                                              HDRING_COLL_REDUCE_SCATTER, "p x recvcount x type size"},
+    [MCA_COLL_HDRING_ALLGATHER] = {"allgather", "MPI_Allgather", HDRING_COLL_ALLGATHER,
+                                   "p x recvcount x receive type size"},
+    [MCA_COLL_HDRING_BCAST] = {"bcast", "MPI_Bcast", HDRING_COLL_BCAST, "count x type size"},
 };
 
-/* The cost model's parameters. Node-local defaults: fitted to every algorithm measured side by side on the
- * development machine (2 cores, shared memory, 2 to 8 ranks), README.md "Tuning" says how. Network defaults,
- * for communicators whose ranks sit on more than one node: see README.md "Tuning". Measure yours. */
-#define MODEL_NETWORK_LATENCY_US 20.0
-#define MODEL_NETWORK_BANDWIDTH_MBS 1250.0
+hdring_coll_t mca_coll_hdring_core_coll(mca_coll_hdring_coll_t coll) { return coll_params[coll].core; }
+
+/* The cost model's parameters; their defaults: hdring_defaults.h. */
 
 typedef struct model_param {
     const char *name, *help;
@@ -130,16 +81,16 @@ static const model_param_t model_params[] = {
     {"model_latency_us",
      "Cost model: time of one message between ranks of one node, microseconds (alpha). Measure with "
      "hdring_calibrate",
-     10.0, offsetof(mca_coll_hdring_config_t, model_latency_us), true},
+     HDRING_DEFAULT_LATENCY_US, offsetof(mca_coll_hdring_config_t, model_latency_us), true},
     {"model_bandwidth_mbs", "Cost model: bandwidth of one direction between ranks of one node, MB/s (1/beta)",
-     10000.0, offsetof(mca_coll_hdring_config_t, model_bandwidth_mbs), false},
+     HDRING_DEFAULT_BANDWIDTH_MBS, offsetof(mca_coll_hdring_config_t, model_bandwidth_mbs), false},
     {"model_network_latency_us",
      "Cost model: time of one message on communicators whose ranks sit on more than one node, microseconds",
-     MODEL_NETWORK_LATENCY_US, offsetof(mca_coll_hdring_config_t, model_network_latency_us), true},
+     HDRING_DEFAULT_NETWORK_LATENCY_US, offsetof(mca_coll_hdring_config_t, model_network_latency_us), true},
     {"model_network_bandwidth_mbs",
      "Cost model: bandwidth of one link direction on communicators whose ranks sit on more than one node, MB/s",
-     MODEL_NETWORK_BANDWIDTH_MBS, offsetof(mca_coll_hdring_config_t, model_network_bandwidth_mbs), false},
-    {"model_reduce_mbs", "Cost model: speed of a local reduction, MB/s (1/gamma)", 10000.0,
+     HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS, offsetof(mca_coll_hdring_config_t, model_network_bandwidth_mbs), false},
+    {"model_reduce_mbs", "Cost model: speed of a local reduction, MB/s (1/gamma)", HDRING_DEFAULT_REDUCE_MBS,
      offsetof(mca_coll_hdring_config_t, model_reduce_mbs), false},
 };
 #define NMODEL_PARAMS (sizeof(model_params) / sizeof(model_params[0]))
@@ -148,8 +99,6 @@ static double *model_value(mca_coll_hdring_config_t *cfg, const model_param_t *m
 {
     return (double *) ((char *) cfg + mp->offset);
 }
-
-hdring_alg_t mca_coll_hdring_forced_alg(hdring_coll_t coll, int value) { return coll_params[coll].algs[value]; }
 
 void mca_coll_hdring_report(const char *topic, ...)
 {
@@ -194,7 +143,7 @@ void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
     }
 }
 
-const char *mca_coll_hdring_coll_name(hdring_coll_t coll) { return coll_params[coll].name; }
+const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll) { return coll_params[coll].name; }
 
 static int register_var(const char *name, const char *help, mca_base_var_type_t type, mca_base_var_enum_t *enumerator,
                         int level, void *storage)
@@ -205,37 +154,85 @@ static int register_var(const char *name, const char *help, mca_base_var_type_t 
     return idx < 0 ? idx : OMPI_SUCCESS;
 }
 
-static int register_collective(hdring_coll_t coll)
+/* Appends printf-style text to buf (of `size` bytes, NUL-terminated), truncating if it must. */
+static void append(char *buf, size_t size, const char *fmt, ...)
+{
+    const size_t used = strlen(buf);
+    if (used + 1 < size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(buf + used, size - used, fmt, ap);
+        va_end(ap);
+    }
+}
+
+/* The name of the algorithm of a collective that has a role in the registry (hdring_registry.h). */
+static const char *role_name(hdring_coll_t core, hdring_role_t role)
+{
+    hdring_alg_t algs[HDRING_NALGS];
+    const int n = hdring_algorithms_of(core, algs);
+    for (int a = 0; a < n; ++a) {
+        if (hdring_algorithm(algs[a])->role == role) {
+            return hdring_alg_name(algs[a]);
+        }
+    }
+    return "?";
+}
+
+static int register_collective(mca_coll_hdring_coll_t coll)
 {
     const coll_params_t *cp = &coll_params[coll];
     mca_coll_hdring_config_t *cfg = &mca_coll_hdring_component.config;
     static const char *const kind[2] = {"pof2", "npof2"};
     static const char *const kind_help[2] = {"a power of two", "not a power of two"};
-    char name[64], enum_name[96], help[512];
-    mca_base_var_enum_t *algs = NULL;
+    char name[64], enum_name[96], help[1024], others[256] = "";
+    mca_base_var_enum_value_t values[HDRING_NALGS + 2];
+    hdring_alg_t algs[HDRING_NALGS];
+    mca_base_var_enum_t *algs_enum = NULL;
     int rc;
 
+    /* the enum and its help, from the registry */
+    const int nalgs = hdring_algorithms_of(cp->core, algs);
+    values[0] = (mca_base_var_enum_value_t){0, "auto"};
+    snprintf(help, sizeof(help), "%s algorithm: auto (by message size and communicator size, see the %s_*_bytes_* "
+             "parameters)", cp->mpi, cp->name);
+    for (int a = 0; a < nalgs; ++a) { /* listed by value, as ompi_info shows them */
+        const hdring_algorithm_t *row = hdring_algorithm(algs[a]);
+        int at = a + 1;
+        while (at > 1 && values[at - 1].value > row->mca_value) {
+            values[at] = values[at - 1];
+            --at;
+        }
+        values[at] = (mca_base_var_enum_value_t){row->mca_value, row->name};
+        append(help, sizeof(help), ", %s (%s)", row->name, row->summary);
+        if (HDRING_ROLE_OTHER == row->role) {
+            append(others, sizeof(others), "%s%s", others[0] ? ", " : "", row->name);
+        }
+    }
+    values[nalgs + 1] = (mca_base_var_enum_value_t){0, NULL};
     snprintf(enum_name, sizeof(enum_name), "coll_hdring_%s_algorithms", cp->name);
-    rc = mca_base_var_enum_create(enum_name, cp->values, &algs);
+    rc = mca_base_var_enum_create(enum_name, values, &algs_enum);
     if (OPAL_SUCCESS != rc) {
         return rc;
     }
     snprintf(name, sizeof(name), "%s_algorithm", cp->name);
     cfg->algorithm[coll] = 0;
-    rc = register_var(name, cp->algorithm_help, MCA_BASE_VAR_TYPE_INT, algs, OPAL_INFO_LVL_5,
-                      &cfg->algorithm[coll]);
-    OBJ_RELEASE(algs);
+    rc = register_var(name, help, MCA_BASE_VAR_TYPE_INT, algs_enum, OPAL_INFO_LVL_5, &cfg->algorithm[coll]);
+    OBJ_RELEASE(algs_enum);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
 
+    const char *latency = role_name(cp->core, HDRING_ROLE_LATENCY);
+    const char *bandwidth = role_name(cp->core, HDRING_ROLE_BANDWIDTH);
+    const bool reduces = HDRING_COLL_ALLREDUCE == cp->core || HDRING_COLL_REDUCE_SCATTER == cp->core;
     for (int k = HDRING_POF2; k <= HDRING_NPOF2; ++k) {
         snprintf(name, sizeof(name), "%s_small_bytes_%s", cp->name, kind[k]);
         snprintf(help, sizeof(help),
                  "With %s_algorithm auto and a communicator size that is %s: vectors of at most this many bytes "
                  "(%s) use %s. 0 (default): where the cost model (coll_hdring_model_*) puts the crossover for "
                  "each communicator size",
-                 cp->name, kind_help[k], cp->bytes_help, cp->small_help);
+                 cp->name, kind_help[k], cp->bytes_help, latency);
         cfg->small_bytes[coll][k] = 0;
         rc = register_var(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6, &cfg->small_bytes[coll][k]);
         if (OMPI_SUCCESS != rc) {
@@ -244,9 +241,10 @@ static int register_collective(hdring_coll_t coll)
         snprintf(name, sizeof(name), "%s_large_bytes_%s", cp->name, kind[k]);
         snprintf(help, sizeof(help),
                  "With %s_algorithm auto and a communicator size that is %s: vectors of at least this many bytes "
-                 "(%s) use %s (not for non-commutative operations). 0 (default): where the cost model puts the "
-                 "crossover; between the thresholds the model picks %s",
-                 cp->name, kind_help[k], cp->bytes_help, cp->large_help, cp->medium_help);
+                 "(%s) use %s%s. 0 (default): where the cost model puts the crossover; between the thresholds the "
+                 "model picks among %s",
+                 cp->name, kind_help[k], cp->bytes_help, bandwidth,
+                 reduces ? " (not for non-commutative operations)" : "", others[0] ? others : latency);
         cfg->large_bytes[coll][k] = 0;
         rc = register_var(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6, &cfg->large_bytes[coll][k]);
         if (OMPI_SUCCESS != rc) {
@@ -305,8 +303,8 @@ static int hdring_register(void)
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    for (int c = 0; c < HDRING_NCOLLS; ++c) {
-        rc = register_collective((hdring_coll_t) c);
+    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+        rc = register_collective((mca_coll_hdring_coll_t) c);
         if (OMPI_SUCCESS != rc) {
             return rc;
         }

@@ -21,11 +21,12 @@ static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const 
     mca_coll_hdring_pml_init(&t, m, comm, dtype, op, tag, 0);
     t.base[HDRING_BUF_IN] = (char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf);
     t.base[HDRING_BUF_OUT] = rbuf;
-    int rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_reduce_scatter_scratch(choice->alg, blocks, ordered));
+    const hdring_args_t args = {.blocks = blocks, .ordered = ordered};
+    int rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(choice->alg, ompi_comm_size(comm), &args));
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    rc = hdring_reduce_scatter(&t.xport, choice->alg, blocks, ordered);
+    rc = hdring_run(&t.xport, choice->alg, &args);
     mca_coll_hdring_scratch_release(&t);
     return mca_coll_hdring_pml_error(&t, rc);
 }
@@ -55,7 +56,7 @@ int mca_coll_hdring_reduce_scatter(const void *sbuf, void *rbuf, const int *rcou
     }
     ompi_datatype_type_size(dtype, &type_size);
     const mca_coll_hdring_call_t call = {
-        .coll = HDRING_REDUCE_SCATTER,
+        .coll = MCA_COLL_HDRING_REDUCE_SCATTER,
         .comm_size = p,
         .bytes = hdring_partition_total(&blocks) * type_size,
         .ordered = !ompi_op_is_commute(op),
@@ -83,7 +84,7 @@ int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcoun
 
     ompi_datatype_type_size(dtype, &type_size);
     const mca_coll_hdring_call_t call = {
-        .coll = HDRING_REDUCE_SCATTER_BLOCK,
+        .coll = MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK,
         .comm_size = p,
         .bytes = (size_t) p * (size_t) rcount * type_size,
         .ordered = !ompi_op_is_commute(op),

@@ -9,20 +9,6 @@
 
 #include "hdring_kernels.h"
 
-static const char *const alg_names[HDRING_NALGS] = {
-    [HDRING_ALG_RING] = "ring",
-    [HDRING_ALG_RHD] = "rhd",
-    [HDRING_ALG_BINARY_BLOCKS] = "binary_blocks",
-    [HDRING_ALG_RECURSIVE_DOUBLING] = "recursive_doubling",
-    [HDRING_ALG_BINOMIAL] = "binomial",
-    [HDRING_ALG_SCATTER_RHD] = "scatter_rhd",
-    [HDRING_ALG_SCATTER_RING] = "scatter_ring",
-};
-
-const char *hdring_alg_name(hdring_alg_t alg) { return alg < HDRING_NALGS ? alg_names[alg] : "unknown"; }
-
-bool hdring_alg_keeps_order(hdring_alg_t alg) { return HDRING_ALG_RING != alg; }
-
 /* ---------------------------------------------------------------- helpers */
 
 /* The larger half of an RHD schedule's positions: what its first step receives, the most any step does. */
@@ -59,6 +45,7 @@ static size_t binblocks_tmp(const hdring_binblocks_t *bb, const hdring_partition
  *                 blocks with different (count, datatype) pairs, as allgather allows.
  * Release with layout_free(). */
 typedef enum { BALANCED, WHOLE_BLOCKS } positions_kind_t;
+typedef enum { HELD_BY_SURVIVORS, HELD_BY_BLOCK0 } holders_t; /* rhd, binary blocks */
 
 typedef struct block_layout {
     hdring_partition_t positions;
@@ -72,7 +59,7 @@ static void layout_free(block_layout_t *bl)
     hdring_partition_free(&bl->positions);
 }
 
-static int block_layout(const hdring_partition_t *blocks, hdring_alg_t alg, hdring_rhd_order_t order,
+static int block_layout(const hdring_partition_t *blocks, holders_t holders, hdring_rhd_order_t order,
                         positions_kind_t kind, block_layout_t *bl)
 {
     hdring_fold_t f;
@@ -91,7 +78,7 @@ static int block_layout(const hdring_partition_t *blocks, hdring_alg_t alg, hdri
     }
     for (int j = 0; j < f.pof2; ++j) {
         const int v = hdring_rhd_position_holder(order, f.log2_pof2, j);
-        bl->holder[j] = HDRING_ALG_BINARY_BLOCKS == alg ? v : hdring_fold_survivor(&f, v);
+        bl->holder[j] = HELD_BY_BLOCK0 == holders ? v : hdring_fold_survivor(&f, v);
     }
     bl->layout.positions = &bl->positions;
     bl->layout.holder = bl->holder;
@@ -99,10 +86,10 @@ static int block_layout(const hdring_partition_t *blocks, hdring_alg_t alg, hdri
 }
 
 /* An allgather's first step: the layout, and every rank's block collected into the positions holding it. */
-static int collect_blocks(const hdring_xport_t *x, const hdring_partition_t *blocks, hdring_alg_t alg,
+static int collect_blocks(const hdring_xport_t *x, const hdring_partition_t *blocks, holders_t holders,
                           hdring_rhd_order_t order, block_layout_t *bl)
 {
-    int rc = block_layout(blocks, alg, order, WHOLE_BLOCKS, bl);
+    int rc = block_layout(blocks, holders, order, WHOLE_BLOCKS, bl);
     if (HDRING_OK == rc) {
         rc = hdring_collect(x, blocks, &bl->layout,
                             hdring_at(HDRING_BUF_OUT, hdring_part_offset(blocks, x->rank)), HDRING_BUF_OUT);
@@ -135,10 +122,10 @@ static hdring_buf_t after_fold(const hdring_fold_t *f, int rank, hdring_buf_t in
  * Trace p = 3, n = 3 elements: every rank ends the reduce-scatter with its own element reduced, then two
  *   allgather steps pass the finished elements around the ring.
  */
-static int allreduce_ring(const hdring_xport_t *x, size_t count)
+int hdring_run_allreduce_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
     hdring_partition_t blocks;
-    int rc = hdring_partition_balanced(&blocks, x->size, count);
+    int rc = hdring_partition_balanced(&blocks, x->size, a->count);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -158,8 +145,9 @@ static int allreduce_ring(const hdring_xport_t *x, size_t count)
  * Trace p = 6 (p' = 4): 0|1 and 2|3 fold into 1 and 3; survivors 1, 3, 4, 5 (vranks 0-3) reduce-scatter
  *   (1<->3, 4<->5, then 1<->4, 3<->5) and allgather back; 1 and 3 send the result to 0 and 2.
  */
-static int allreduce_rhd(const hdring_xport_t *x, size_t count)
+int hdring_run_allreduce_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
+    const size_t count = a->count;
     hdring_fold_t f;
     hdring_partition_t parts;
     int rc;
@@ -195,14 +183,14 @@ static int allreduce_rhd(const hdring_xport_t *x, size_t count)
  * Trace p = 6 = 4 + 2: 0-3 and 4-5 reduce-scatter; 4 and 5 send quarters into 0-3, which reduce them in;
  *   0-3 send their quarters back to 4 and 5; both blocks allgather.
  */
-static int allreduce_binblocks(const hdring_xport_t *x, size_t count)
+int hdring_run_allreduce_binary_blocks(const hdring_xport_t *x, const hdring_args_t *a)
 {
     hdring_binblocks_t bb;
     hdring_partition_t fine;
     int rc;
 
     hdring_binblocks_init(&bb, x->size);
-    rc = hdring_partition_balanced(&fine, hdring_binblocks_size(&bb, 0), count);
+    rc = hdring_partition_balanced(&fine, hdring_binblocks_size(&bb, 0), a->count);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -221,8 +209,9 @@ static int allreduce_binblocks(const hdring_xport_t *x, size_t count)
  * Cost: l (alpha + n beta + n gamma); p not a power of two adds 2 alpha + 2 n beta + n gamma.
  * Trace p = 5 (p' = 4): 0 sends to 1; 1, 2, 3, 4 run two steps (1<->2, 3<->4; 1<->3, 2<->4); 1 sends to 0.
  */
-static int allreduce_recursive_doubling(const hdring_xport_t *x, size_t count)
+int hdring_run_allreduce_recursive_doubling(const hdring_xport_t *x, const hdring_args_t *a)
 {
+    const size_t count = a->count;
     hdring_fold_t f;
     hdring_fold_init(&f, x->size);
     const hdring_group_t g = survivors(&f, x->rank);
@@ -234,65 +223,55 @@ static int allreduce_recursive_doubling(const hdring_xport_t *x, size_t count)
     return HDRING_OK == rc ? hdring_unfold(x, &f, hdring_at(HDRING_BUF_OUT, 0), count) : rc;
 }
 
-bool hdring_allreduce_has(hdring_alg_t alg)
+static size_t allreduce_rhd_tmp(int p, size_t count)
 {
-    return HDRING_ALG_RING == alg || HDRING_ALG_RHD == alg || HDRING_ALG_BINARY_BLOCKS == alg ||
-           HDRING_ALG_RECURSIVE_DOUBLING == alg;
-}
-
-int hdring_allreduce(const hdring_xport_t *x, hdring_alg_t alg, size_t count)
-{
-    switch (alg) {
-    case HDRING_ALG_RING:
-        return allreduce_ring(x, count);
-    case HDRING_ALG_RHD:
-        return allreduce_rhd(x, count);
-    case HDRING_ALG_BINARY_BLOCKS:
-        return allreduce_binblocks(x, count);
-    case HDRING_ALG_RECURSIVE_DOUBLING:
-        return allreduce_recursive_doubling(x, count);
-    default:
-        return HDRING_ERR_UNSUPPORTED;
-    }
-}
-
-hdring_scratch_t hdring_allreduce_scratch(hdring_alg_t alg, int p, size_t count)
-{
-    hdring_scratch_t need = {0, 0};
-    hdring_partition_t parts;
     hdring_fold_t f;
-    hdring_binblocks_t bb;
-
-    switch (alg) {
-    case HDRING_ALG_RING:
-        need.tmp = (count + (size_t) p - 1) / (size_t) p;
-        break;
-    case HDRING_ALG_RHD:
-        hdring_fold_init(&f, p);
-        need.tmp = count - count / 2;
-        if (HDRING_OK == hdring_partition_balanced(&parts, f.pof2, count)) {
-            const hdring_positions_t pos = {&parts, 1};
-            need.tmp = max_size(need.tmp, rhd_tmp(&pos, f.pof2));
-            hdring_partition_free(&parts);
-        } else {
-            need.tmp = count; /* an upper bound; the call itself will report the allocation failure */
-        }
-        break;
-    case HDRING_ALG_BINARY_BLOCKS:
-        hdring_binblocks_init(&bb, p);
-        if (HDRING_OK == hdring_partition_balanced(&parts, hdring_binblocks_size(&bb, 0), count)) {
-            need.tmp = binblocks_tmp(&bb, &parts);
-            hdring_partition_free(&parts);
-        } else {
-            need.tmp = count;
-        }
-        break;
-    case HDRING_ALG_RECURSIVE_DOUBLING:
-        need.tmp = count;
-        break;
-    default:
-        break;
+    hdring_partition_t parts;
+    hdring_fold_init(&f, p);
+    if (HDRING_OK != hdring_partition_balanced(&parts, f.pof2, count)) {
+        return count; /* an upper bound; the call itself will report the allocation failure */
     }
+    const hdring_positions_t pos = {&parts, 1};
+    const size_t need = max_size(count - count / 2, rhd_tmp(&pos, f.pof2));
+    hdring_partition_free(&parts);
+    return need;
+}
+
+static size_t allreduce_binblocks_tmp(int p, size_t count)
+{
+    hdring_binblocks_t bb;
+    hdring_partition_t parts;
+    hdring_binblocks_init(&bb, p);
+    if (HDRING_OK != hdring_partition_balanced(&parts, hdring_binblocks_size(&bb, 0), count)) {
+        return count;
+    }
+    const size_t need = binblocks_tmp(&bb, &parts);
+    hdring_partition_free(&parts);
+    return need;
+}
+
+hdring_scratch_t hdring_scratch_allreduce_ring(int p, const hdring_args_t *a)
+{
+    hdring_scratch_t need = {(a->count + (size_t) p - 1) / (size_t) p, 0};
+    return need;
+}
+
+hdring_scratch_t hdring_scratch_allreduce_rhd(int p, const hdring_args_t *a)
+{
+    hdring_scratch_t need = {allreduce_rhd_tmp(p, a->count), 0};
+    return need;
+}
+
+hdring_scratch_t hdring_scratch_allreduce_binary_blocks(int p, const hdring_args_t *a)
+{
+    hdring_scratch_t need = {allreduce_binblocks_tmp(p, a->count), 0};
+    return need;
+}
+
+hdring_scratch_t hdring_scratch_allreduce_recursive_doubling(int p, const hdring_args_t *a)
+{
+    (void) p;
+    hdring_scratch_t need = {a->count, 0};
     return need;
 }
 
@@ -305,9 +284,9 @@ hdring_scratch_t hdring_allreduce_scratch(hdring_alg_t alg, int p, size_t count)
  * Trace p = 3: rank 0 gets block 1 from 2 (2's data) and adds its own, passes it on; gets block 0 (1's and 2's
  *   data) and adds its own: done.
  */
-static int reduce_scatter_ring(const hdring_xport_t *x, const hdring_partition_t *blocks)
+int hdring_run_reduce_scatter_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    return hdring_ring_reduce_scatter_block(x, blocks, HDRING_BUF_IN, hdring_at(HDRING_BUF_OUT, 0));
+    return hdring_ring_reduce_scatter_block(x, a->blocks, HDRING_BUF_IN, hdring_at(HDRING_BUF_OUT, 0));
 }
 
 /*
@@ -323,14 +302,15 @@ static int reduce_scatter_ring(const hdring_xport_t *x, const hdring_partition_t
  *   holds elements [0, n/4), blocks 0 and half of 1: it sends block 0 to rank 0 and keeps its own piece; the
  *   rest of block 1 comes from rank 3.
  */
-static int reduce_scatter_rhd(const hdring_xport_t *x, const hdring_partition_t *blocks, bool ordered)
+int hdring_run_reduce_scatter_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    const hdring_rhd_order_t order = ordered ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
+    const hdring_partition_t *blocks = a->blocks;
+    const hdring_rhd_order_t order = a->ordered ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
     hdring_fold_t f;
     block_layout_t bl;
 
     hdring_fold_init(&f, x->size);
-    int rc = block_layout(blocks, HDRING_ALG_RHD, order, BALANCED, &bl);
+    int rc = block_layout(blocks, HELD_BY_SURVIVORS, order, BALANCED, &bl);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -355,13 +335,14 @@ static int reduce_scatter_rhd(const hdring_xport_t *x, const hdring_partition_t 
  * Trace p = 6 = 4 + 2: 4 and 5 hand their halves to block 0, which reduces them in; block-0 rank 0 holds
  *   position 0 (blocks 0 and half of 1) and sends the half of block 1 to rank 1.
  */
-static int reduce_scatter_binblocks(const hdring_xport_t *x, const hdring_partition_t *blocks)
+int hdring_run_reduce_scatter_binary_blocks(const hdring_xport_t *x, const hdring_args_t *a)
 {
+    const hdring_partition_t *blocks = a->blocks;
     hdring_binblocks_t bb;
     block_layout_t bl;
 
     hdring_binblocks_init(&bb, x->size);
-    int rc = block_layout(blocks, HDRING_ALG_BINARY_BLOCKS, HDRING_RHD_DISTANCE_DOUBLING, BALANCED, &bl);
+    int rc = block_layout(blocks, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, BALANCED, &bl);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -373,46 +354,25 @@ static int reduce_scatter_binblocks(const hdring_xport_t *x, const hdring_partit
     return rc;
 }
 
-bool hdring_reduce_scatter_has(hdring_alg_t alg)
+hdring_scratch_t hdring_scratch_reduce_scatter_ring(int p, const hdring_args_t *a)
 {
-    return HDRING_ALG_RING == alg || HDRING_ALG_RHD == alg || HDRING_ALG_BINARY_BLOCKS == alg;
+    (void) p;
+    hdring_scratch_t need = {2 * hdring_partition_max_part(a->blocks), 0};
+    return need;
 }
 
-int hdring_reduce_scatter(const hdring_xport_t *x, hdring_alg_t alg, const hdring_partition_t *blocks, bool ordered)
+/* rhd and binary blocks: balanced positions over the whole vector, as allreduce's, accumulated in WORK */
+hdring_scratch_t hdring_scratch_reduce_scatter_rhd(int p, const hdring_args_t *a)
 {
-    if (ordered && !hdring_alg_keeps_order(alg)) {
-        return HDRING_ERR_UNSUPPORTED;
-    }
-    switch (alg) {
-    case HDRING_ALG_RING:
-        return reduce_scatter_ring(x, blocks);
-    case HDRING_ALG_RHD:
-        return reduce_scatter_rhd(x, blocks, ordered);
-    case HDRING_ALG_BINARY_BLOCKS:
-        return reduce_scatter_binblocks(x, blocks);
-    default:
-        return HDRING_ERR_UNSUPPORTED;
-    }
+    const size_t total = hdring_partition_total(a->blocks);
+    hdring_scratch_t need = {allreduce_rhd_tmp(p, total), total};
+    return need;
 }
 
-hdring_scratch_t hdring_reduce_scatter_scratch(hdring_alg_t alg, const hdring_partition_t *blocks, bool ordered)
+hdring_scratch_t hdring_scratch_reduce_scatter_binary_blocks(int p, const hdring_args_t *a)
 {
-    hdring_scratch_t need = {0, 0};
-
-    (void) ordered; /* the order changes who holds what, not how much */
-    switch (alg) {
-    case HDRING_ALG_RING:
-        need.tmp = 2 * hdring_partition_max_part(blocks);
-        break;
-    case HDRING_ALG_RHD:
-    case HDRING_ALG_BINARY_BLOCKS:
-        /* balanced positions over the whole vector, as allreduce's */
-        need = hdring_allreduce_scratch(alg, blocks->nparts, hdring_partition_total(blocks));
-        need.work = hdring_partition_total(blocks);
-        break;
-    default:
-        break;
-    }
+    const size_t total = hdring_partition_total(a->blocks);
+    hdring_scratch_t need = {allreduce_binblocks_tmp(p, total), total};
     return need;
 }
 
@@ -428,13 +388,14 @@ hdring_scratch_t hdring_reduce_scatter_scratch(hdring_alg_t alg, const hdring_pa
  * Trace p = 5: vrank 0 = {0, 1}; 0 sends block 0 to 1; 1, 2, 3, 4 exchange with distance 1 (1 sends blocks
  *   0-1, 2 sends block 2) then 2; 1 sends everything to 0.
  */
-static int allgather_rhd(const hdring_xport_t *x, const hdring_partition_t *blocks)
+int hdring_run_allgather_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
+    const hdring_partition_t *blocks = a->blocks;
     hdring_fold_t f;
     block_layout_t bl;
 
     hdring_fold_init(&f, x->size);
-    int rc = collect_blocks(x, blocks, HDRING_ALG_RHD, HDRING_RHD_DISTANCE_HALVING, &bl);
+    int rc = collect_blocks(x, blocks, HELD_BY_SURVIVORS, HDRING_RHD_DISTANCE_HALVING, &bl);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -461,13 +422,14 @@ static int allgather_rhd(const hdring_xport_t *x, const hdring_partition_t *bloc
  *   block 3 to 2, 4 sends block 4 to 1, 5 sends block 5 to 3; block 0 sends halves to 4 and 5; blocks 0-3
  *   and 4-5 allgather.
  */
-static int allgather_binblocks(const hdring_xport_t *x, const hdring_partition_t *blocks)
+int hdring_run_allgather_binary_blocks(const hdring_xport_t *x, const hdring_args_t *a)
 {
+    const hdring_partition_t *blocks = a->blocks;
     hdring_binblocks_t bb;
     block_layout_t bl;
 
     hdring_binblocks_init(&bb, x->size);
-    int rc = collect_blocks(x, blocks, HDRING_ALG_BINARY_BLOCKS, HDRING_RHD_DISTANCE_DOUBLING, &bl);
+    int rc = collect_blocks(x, blocks, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, &bl);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -476,24 +438,34 @@ static int allgather_binblocks(const hdring_xport_t *x, const hdring_partition_t
     return rc;
 }
 
-bool hdring_allgather_has(hdring_alg_t alg)
+/* Ring allgather: p-1 steps passing blocks to the right. Cost (p-1) alpha + (p-1)/p n beta. */
+int hdring_run_allgather_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    return HDRING_ALG_RING == alg || HDRING_ALG_RHD == alg || HDRING_ALG_BINARY_BLOCKS == alg;
+    return hdring_ring_allgather(x, a->blocks, HDRING_BUF_OUT);
 }
 
-int hdring_allgather(const hdring_xport_t *x, hdring_alg_t alg, const hdring_partition_t *blocks)
+static hdring_scratch_t no_scratch(void)
 {
-    switch (alg) {
-    case HDRING_ALG_RING:
-        /* Ring allgather: p-1 steps passing blocks to the right. Cost (p-1) alpha + (p-1)/p n beta. */
-        return hdring_ring_allgather(x, blocks, HDRING_BUF_OUT);
-    case HDRING_ALG_RHD:
-        return allgather_rhd(x, blocks);
-    case HDRING_ALG_BINARY_BLOCKS:
-        return allgather_binblocks(x, blocks);
-    default:
-        return HDRING_ERR_UNSUPPORTED;
-    }
+    hdring_scratch_t none = {0, 0};
+    return none;
+}
+
+hdring_scratch_t hdring_scratch_allgather_ring(int p, const hdring_args_t *a)
+{
+    (void) p, (void) a;
+    return no_scratch();
+}
+
+hdring_scratch_t hdring_scratch_allgather_rhd(int p, const hdring_args_t *a)
+{
+    (void) p, (void) a;
+    return no_scratch();
+}
+
+hdring_scratch_t hdring_scratch_allgather_binary_blocks(int p, const hdring_args_t *a)
+{
+    (void) p, (void) a;
+    return no_scratch();
 }
 
 /* ---------------------------------------------------------------- bcast */
@@ -514,28 +486,60 @@ static int bcast_scatter_allgather(const hdring_xport_t *x, hdring_alg_t allgath
     }
     rc = hdring_binomial_scatter(x, &blocks, HDRING_BUF_OUT);
     if (HDRING_OK == rc) {
-        rc = hdring_allgather(x, allgather, &blocks);
+        const hdring_args_t ag = {0, &blocks, false};
+        rc = hdring_run(x, allgather, &ag);
     }
     hdring_partition_free(&blocks);
     return rc;
 }
 
-bool hdring_bcast_has(hdring_alg_t alg)
+/* Binomial tree. Cost: L (alpha + n beta). For small messages. */
+int hdring_run_bcast_binomial(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    return HDRING_ALG_BINOMIAL == alg || HDRING_ALG_SCATTER_RHD == alg || HDRING_ALG_SCATTER_RING == alg;
+    return hdring_binomial_bcast(x, hdring_at(HDRING_BUF_OUT, 0), a->count);
 }
 
-int hdring_bcast(const hdring_xport_t *x, hdring_alg_t alg, size_t count)
+int hdring_run_bcast_scatter_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    switch (alg) {
-    case HDRING_ALG_BINOMIAL:
-        /* Binomial tree. Cost: L (alpha + n beta). For small messages. */
-        return hdring_binomial_bcast(x, hdring_at(HDRING_BUF_OUT, 0), count);
-    case HDRING_ALG_SCATTER_RHD:
-        return bcast_scatter_allgather(x, HDRING_ALG_RHD, count);
-    case HDRING_ALG_SCATTER_RING:
-        return bcast_scatter_allgather(x, HDRING_ALG_RING, count);
-    default:
+    return bcast_scatter_allgather(x, HDRING_ALG_ALLGATHER_RHD, a->count);
+}
+
+int hdring_run_bcast_scatter_ring(const hdring_xport_t *x, const hdring_args_t *a)
+{
+    return bcast_scatter_allgather(x, HDRING_ALG_ALLGATHER_RING, a->count);
+}
+
+hdring_scratch_t hdring_scratch_bcast_binomial(int p, const hdring_args_t *a)
+{
+    (void) p, (void) a;
+    return no_scratch();
+}
+
+hdring_scratch_t hdring_scratch_bcast_scatter_rhd(int p, const hdring_args_t *a)
+{
+    (void) p, (void) a;
+    return no_scratch();
+}
+
+hdring_scratch_t hdring_scratch_bcast_scatter_ring(int p, const hdring_args_t *a)
+{
+    (void) p, (void) a;
+    return no_scratch();
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+int hdring_run(const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a)
+{
+    const hdring_algorithm_t *row = hdring_algorithm(alg);
+    if (NULL == row || (a->ordered && !row->keeps_order)) {
         return HDRING_ERR_UNSUPPORTED;
     }
+    return row->run(x, a);
+}
+
+hdring_scratch_t hdring_scratch(hdring_alg_t alg, int p, const hdring_args_t *a)
+{
+    const hdring_algorithm_t *row = hdring_algorithm(alg);
+    return NULL == row ? no_scratch() : row->scratch(p, a);
 }

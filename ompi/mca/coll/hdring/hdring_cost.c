@@ -114,39 +114,49 @@ static double bb_broadcast_phase(const hdring_binblocks_t *bb, const position_si
 
 /* ---- per collective ---- */
 
-static double allreduce_time(hdring_alg_t alg, const geometry_t *g, double n, const hdring_cost_params_t *c)
+double hdring_cost_allreduce_ring(int p, double n, bool ordered, const hdring_cost_params_t *c)
 {
-    const double a = c->alpha, be = c->beta, ga = c->gamma, p = g->p, q = g->pof2;
-    const bool fold = g->r > 0;
+    (void) ordered;
+    return 2 * (p - 1) * c->alpha + 2.0 * (p - 1) / p * n * c->beta + (p - 1.0) / p * n * c->gamma;
+}
 
-    switch (alg) {
-    case HDRING_ALG_RING:
-        return 2 * (p - 1) * a + 2 * (p - 1) / p * n * be + (p - 1) / p * n * ga;
-    case HDRING_ALG_RHD:
-        return 2 * g->l * a + 2 * (q - 1) / q * n * be + (q - 1) / q * n * ga +
-               (fold ? 3 * a + 2 * n * be + n / 2 * ga : 0);
-    case HDRING_ALG_RECURSIVE_DOUBLING:
-        return g->l * (a + n * be + n * ga) + (fold ? 2 * a + 2 * n * be + n * ga : 0);
-    case HDRING_ALG_BINARY_BLOCKS: {
-        hdring_binblocks_t bb;
-        bb_phases_t ph;
-        hdring_binblocks_init(&bb, g->p);
-        const position_sizes_t fine = {n / hdring_binblocks_size(&bb, 0), 0};
-        bb_reduce_phase(&bb, &fine, c, &ph);
-        return bb_broadcast_phase(&bb, &fine, c, &ph);
-    }
-    default:
-        return -1;
-    }
+double hdring_cost_allreduce_rhd(int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    const geometry_t g = geometry(p);
+    const double a = c->alpha, be = c->beta, ga = c->gamma, q = g.pof2;
+    (void) ordered;
+    return 2 * g.l * a + 2 * (q - 1) / q * n * be + (q - 1) / q * n * ga +
+           (g.r > 0 ? 3 * a + 2 * n * be + n / 2 * ga : 0);
+}
+
+double hdring_cost_allreduce_recursive_doubling(int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    const geometry_t g = geometry(p);
+    (void) ordered;
+    return g.l * (c->alpha + n * c->beta + n * c->gamma) +
+           (g.r > 0 ? 2 * c->alpha + 2 * n * c->beta + n * c->gamma : 0);
+}
+
+double hdring_cost_allreduce_binary_blocks(int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    hdring_binblocks_t bb;
+    bb_phases_t ph;
+    (void) ordered;
+    hdring_binblocks_init(&bb, p);
+    const position_sizes_t fine = {n / hdring_binblocks_size(&bb, 0), 0};
+    bb_reduce_phase(&bb, &fine, c, &ph);
+    return bb_broadcast_phase(&bb, &fine, c, &ph);
 }
 
 /* Where a reduce_scatter's result or an allgather's input sits between the collective's core and the ranks
  * owning it: q = p' positions over p equal blocks, position j held by one rank (hdring_algorithms.c).
  * Boundaries are counted in units of n/(p q) bytes, so every overlap is an exact integer. */
+typedef enum { HELD_BY_SURVIVORS, HELD_BY_BLOCK0 } holders_t; /* rhd, binary blocks */
+
 typedef struct positions_model {
     const geometry_t *g;
     hdring_fold_t fold;
-    hdring_alg_t alg;
+    holders_t holders;
     hdring_rhd_order_t order;
     bool whole_blocks; /* position j = the blocks of fold group j; otherwise p' equal positions */
 } positions_model_t;
@@ -163,16 +173,16 @@ static uint64_t position_start(const positions_model_t *m, int j)
 static int position_holder(const positions_model_t *m, int j)
 {
     const int v = hdring_rhd_position_holder(m->order, m->g->l, j);
-    return HDRING_ALG_BINARY_BLOCKS == m->alg ? v : hdring_fold_survivor(&m->fold, v);
+    return HELD_BY_BLOCK0 == m->holders ? v : hdring_fold_survivor(&m->fold, v);
 }
 
 /* Deliver (and its reverse, collect): every piece where a position and a block overlap moves unless the
  * position's holder owns the block. Bounded by the busiest port, a rank's sends and receives overlapping. A
  * rank holds one position and owns one block, so one walk over the overlaps sums both. */
-static double layout_time(hdring_alg_t alg, hdring_rhd_order_t order, bool whole_blocks, const geometry_t *g,
+static double layout_time(holders_t holders, hdring_rhd_order_t order, bool whole_blocks, const geometry_t *g,
                           double n, const hdring_cost_params_t *c)
 {
-    positions_model_t m = {g, {0}, alg, order, whole_blocks};
+    positions_model_t m = {g, {0}, holders, order, whole_blocks};
     const uint64_t block_units = (uint64_t) g->pof2;
     const double unit = n / ((double) g->p * g->pof2);
     double sends = 0, receives = 0, busiest = 0;
@@ -202,92 +212,105 @@ static double layout_time(hdring_alg_t alg, hdring_rhd_order_t order, bool whole
     return busiest;
 }
 
-static double reduce_scatter_time(hdring_alg_t alg, const geometry_t *g, double n, bool ordered,
-                                  const hdring_cost_params_t *c)
+double hdring_cost_reduce_scatter_ring(int p, double n, bool ordered, const hdring_cost_params_t *c)
 {
-    const position_sizes_t even = {n / g->pof2, 0};
-    const double fold = g->r > 0 ? 2 * c->alpha + n * c->beta + n / 2 * c->gamma : 0;
-
-    switch (alg) {
-    case HDRING_ALG_RING:
-        return (g->p - 1) * (c->alpha + n / g->p * (c->beta + c->gamma));
-    case HDRING_ALG_RHD: {
-        const hdring_rhd_order_t order = ordered ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
-        return fold + halving(&even, g->pof2, g->l, c, c->gamma) + layout_time(alg, order, false, g, n, c);
-    }
-    case HDRING_ALG_BINARY_BLOCKS: {
-        hdring_binblocks_t bb;
-        bb_phases_t ph;
-        hdring_binblocks_init(&bb, g->p);
-        bb_reduce_phase(&bb, &even, c, &ph);
-        return ph.red0 + layout_time(alg, HDRING_RHD_DISTANCE_DOUBLING, false, g, n, c);
-    }
-    default:
-        return -1;
-    }
+    (void) ordered;
+    return (p - 1) * (c->alpha + n / p * (c->beta + c->gamma));
 }
 
-static double allgather_time(hdring_alg_t alg, const geometry_t *g, double n, const hdring_cost_params_t *c)
+/* The fold of a reduce-scatter onto p' survivors (split form), 0 on powers of two. */
+static double fold_time(const geometry_t *g, double n, const hdring_cost_params_t *c)
 {
-    const position_sizes_t whole_blocks = {n / g->p, g->r};
-
-    switch (alg) {
-    case HDRING_ALG_RING:
-        return (g->p - 1) * (c->alpha + n / g->p * c->beta);
-    case HDRING_ALG_RHD:
-        return layout_time(alg, HDRING_RHD_DISTANCE_HALVING, true, g, n, c) +
-               halving(&whole_blocks, g->pof2, g->l, c, 0) +
-               (g->r > 0 ? c->alpha + n * c->beta : 0); /* collect, allgather, unfold */
-    case HDRING_ALG_BINARY_BLOCKS: {
-        hdring_binblocks_t bb;
-        bb_phases_t ph;
-        hdring_binblocks_init(&bb, g->p);
-        ph.red0 = layout_time(alg, HDRING_RHD_DISTANCE_DOUBLING, true, g, n, c);
-        for (int b = 1; b < bb.nblocks; ++b) {
-            ph.ready[b] = ph.red0;
-        }
-        return bb_broadcast_phase(&bb, &whole_blocks, c, &ph);
-    }
-    default:
-        return -1;
-    }
+    return g->r > 0 ? 2 * c->alpha + n * c->beta + n / 2 * c->gamma : 0;
 }
 
-static double bcast_time(hdring_alg_t alg, const geometry_t *g, double n, const hdring_cost_params_t *c)
-{
-    const double scatter = g->L * c->alpha + (g->p - 1.0) / g->p * n * c->beta;
-
-    switch (alg) {
-    case HDRING_ALG_BINOMIAL:
-        return g->L * (c->alpha + n * c->beta);
-    case HDRING_ALG_SCATTER_RING:
-        return scatter + allgather_time(HDRING_ALG_RING, g, n, c);
-    case HDRING_ALG_SCATTER_RHD:
-        return scatter + allgather_time(HDRING_ALG_RHD, g, n, c);
-    default:
-        return -1;
-    }
-}
-
-double hdring_cost_time(hdring_cost_coll_t coll, hdring_alg_t alg, int p, double n, bool ordered,
-                        const hdring_cost_params_t *c)
+double hdring_cost_reduce_scatter_rhd(int p, double n, bool ordered, const hdring_cost_params_t *c)
 {
     const geometry_t g = geometry(p);
-    if (1 == p) {
-        return 0;
+    const position_sizes_t even = {n / g.pof2, 0};
+    const hdring_rhd_order_t order = ordered ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
+    return fold_time(&g, n, c) + halving(&even, g.pof2, g.l, c, c->gamma) +
+           layout_time(HELD_BY_SURVIVORS, order, false, &g, n, c);
+}
+
+double hdring_cost_reduce_scatter_binary_blocks(int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    const geometry_t g = geometry(p);
+    const position_sizes_t even = {n / g.pof2, 0};
+    hdring_binblocks_t bb;
+    bb_phases_t ph;
+    (void) ordered;
+    hdring_binblocks_init(&bb, p);
+    bb_reduce_phase(&bb, &even, c, &ph);
+    return ph.red0 + layout_time(HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, false, &g, n, c);
+}
+
+double hdring_cost_allgather_ring(int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    (void) ordered;
+    return (p - 1) * (c->alpha + n / p * c->beta);
+}
+
+/* collect, allgather among the survivors, unfold */
+double hdring_cost_allgather_rhd(int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    const geometry_t g = geometry(p);
+    const position_sizes_t whole_blocks = {n / g.p, g.r};
+    (void) ordered;
+    return layout_time(HELD_BY_SURVIVORS, HDRING_RHD_DISTANCE_HALVING, true, &g, n, c) +
+           halving(&whole_blocks, g.pof2, g.l, c, 0) + (g.r > 0 ? c->alpha + n * c->beta : 0);
+}
+
+double hdring_cost_allgather_binary_blocks(int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    const geometry_t g = geometry(p);
+    const position_sizes_t whole_blocks = {n / g.p, g.r};
+    hdring_binblocks_t bb;
+    bb_phases_t ph;
+    (void) ordered;
+    hdring_binblocks_init(&bb, p);
+    ph.red0 = layout_time(HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, true, &g, n, c);
+    for (int b = 1; b < bb.nblocks; ++b) {
+        ph.ready[b] = ph.red0;
     }
-    switch (coll) {
-    case HDRING_COST_ALLREDUCE:
-        return allreduce_time(alg, &g, n, c);
-    case HDRING_COST_REDUCE_SCATTER:
-        return reduce_scatter_time(alg, &g, n, ordered, c);
-    case HDRING_COST_ALLGATHER:
-        return allgather_time(alg, &g, n, c);
-    case HDRING_COST_BCAST:
-        return bcast_time(alg, &g, n, c);
-    default:
+    return bb_broadcast_phase(&bb, &whole_blocks, c, &ph);
+}
+
+/* the binomial scatter of bcast's scatter algorithms */
+static double scatter_time(int p, double n, const hdring_cost_params_t *c)
+{
+    return hdring_ceil_log2(p) * c->alpha + (p - 1.0) / p * n * c->beta;
+}
+
+double hdring_cost_bcast_binomial(int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    (void) ordered;
+    return hdring_ceil_log2(p) * (c->alpha + n * c->beta);
+}
+
+double hdring_cost_bcast_scatter_ring(int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    return scatter_time(p, n, c) + hdring_cost_allgather_ring(p, n, ordered, c);
+}
+
+double hdring_cost_bcast_scatter_rhd(int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    return scatter_time(p, n, c) + hdring_cost_allgather_rhd(p, n, ordered, c);
+}
+
+hdring_cost_params_t hdring_cost_params_of(double latency_us, double bandwidth_mbs, double reduce_mbs)
+{
+    hdring_cost_params_t c = {latency_us * 1e-6, 1.0 / (bandwidth_mbs * 1e6), 1.0 / (reduce_mbs * 1e6)};
+    return c;
+}
+
+double hdring_cost_time(hdring_alg_t alg, int p, double n, bool ordered, const hdring_cost_params_t *c)
+{
+    const hdring_algorithm_t *row = hdring_algorithm(alg);
+    if (NULL == row) {
         return -1;
     }
+    return p <= 1 ? 0 : row->cost(p, n, ordered, c);
 }
 
 /* ---- volumes ---- */
@@ -306,9 +329,9 @@ static hdring_volume_t allreduce_volume(hdring_alg_t alg, const geometry_t *g, i
     const hdring_fold_role_t role = hdring_fold_role(&f, rank);
 
     switch (alg) {
-    case HDRING_ALG_RING:
+    case HDRING_ALG_ALLREDUCE_RING:
         return volume(2 * (p - 1) / p * n, 2 * (p - 1) / p * n, (p - 1) / p * n);
-    case HDRING_ALG_RHD:
+    case HDRING_ALG_ALLREDUCE_RHD:
         switch (role) {
         case HDRING_FOLD_DROPPED:
             return volume(n, 1.5 * n, n / 2);
@@ -317,7 +340,7 @@ static hdring_volume_t allreduce_volume(hdring_alg_t alg, const geometry_t *g, i
         default:
             return volume(rhd, rhd, rhd_red);
         }
-    case HDRING_ALG_RECURSIVE_DOUBLING:
+    case HDRING_ALG_ALLREDUCE_RECURSIVE_DOUBLING:
         switch (role) {
         case HDRING_FOLD_DROPPED:
             return volume(n, n, 0);
@@ -326,7 +349,7 @@ static hdring_volume_t allreduce_volume(hdring_alg_t alg, const geometry_t *g, i
         default:
             return volume(g->l * n, g->l * n, g->l * n);
         }
-    case HDRING_ALG_BINARY_BLOCKS: {
+    default: { /* binary blocks */
         hdring_binblocks_t bb;
         int local;
         hdring_binblocks_init(&bb, g->p);
@@ -335,67 +358,31 @@ static hdring_volume_t allreduce_volume(hdring_alg_t alg, const geometry_t *g, i
         const double up = b > 0 ? pos : 0, down = b < bb.nblocks - 1 ? pos : 0;
         return volume(2 * inner + up + down, 2 * inner + up + down, inner + down);
     }
-    default:
-        return volume(-1, -1, -1);
     }
 }
 
-hdring_volume_t hdring_cost_volume(hdring_cost_coll_t coll, hdring_alg_t alg, int p, int rank, double n)
+hdring_volume_t hdring_cost_volume(hdring_alg_t alg, int p, int rank, double n)
 {
     const geometry_t g = geometry(p);
     const double B = n / p;
     if (1 == p) {
         return volume(0, 0, 0);
     }
-    switch (coll) {
-    case HDRING_COST_ALLREDUCE:
+    switch (alg) {
+    case HDRING_ALG_ALLREDUCE_RING:
+    case HDRING_ALG_ALLREDUCE_RHD:
+    case HDRING_ALG_ALLREDUCE_RECURSIVE_DOUBLING:
+    case HDRING_ALG_ALLREDUCE_BINARY_BLOCKS:
         return allreduce_volume(alg, &g, rank, n);
-    case HDRING_COST_REDUCE_SCATTER:
-        if (HDRING_ALG_RING == alg) {
-            return volume((p - 1) * B, (p - 1) * B, (p - 1) * B);
-        }
-        if (HDRING_ALG_RHD == alg && 0 == g.r) { /* commutative: positions end at their owners */
-            return volume(n - B, n - B, n - B);
-        }
-        break;
-    case HDRING_COST_ALLGATHER:
-        if (HDRING_ALG_RING == alg || (HDRING_ALG_RHD == alg && 0 == g.r)) {
-            return volume(n - B, n - B, 0);
-        }
-        break;
+    case HDRING_ALG_REDUCE_SCATTER_RING:
+        return volume((p - 1) * B, (p - 1) * B, (p - 1) * B);
+    case HDRING_ALG_REDUCE_SCATTER_RHD: /* commutative on a power of two: positions end at their owners */
+        return 0 == g.r ? volume(n - B, n - B, n - B) : volume(-1, -1, -1);
+    case HDRING_ALG_ALLGATHER_RING:
+        return volume(n - B, n - B, 0);
+    case HDRING_ALG_ALLGATHER_RHD:
+        return 0 == g.r ? volume(n - B, n - B, 0) : volume(-1, -1, -1);
     default:
-        break;
+        return volume(-1, -1, -1);
     }
-    return volume(-1, -1, -1);
-}
-
-int hdring_cost_algorithms(hdring_cost_coll_t coll, hdring_alg_t *algs)
-{
-    switch (coll) {
-    case HDRING_COST_ALLREDUCE:
-        algs[0] = HDRING_ALG_RECURSIVE_DOUBLING;
-        algs[1] = HDRING_ALG_RHD;
-        algs[2] = HDRING_ALG_BINARY_BLOCKS;
-        algs[3] = HDRING_ALG_RING;
-        return 4;
-    case HDRING_COST_REDUCE_SCATTER:
-    case HDRING_COST_ALLGATHER:
-        algs[0] = HDRING_ALG_RHD;
-        algs[1] = HDRING_ALG_BINARY_BLOCKS;
-        algs[2] = HDRING_ALG_RING;
-        return 3;
-    case HDRING_COST_BCAST:
-        algs[0] = HDRING_ALG_BINOMIAL;
-        algs[1] = HDRING_ALG_SCATTER_RHD;
-        algs[2] = HDRING_ALG_SCATTER_RING;
-        return 3;
-    default:
-        return 0;
-    }
-}
-
-const char *hdring_cost_coll_name(hdring_cost_coll_t coll)
-{
-    static const char *const names[HDRING_COST_NCOLLS] = {"allreduce", "reduce_scatter", "allgather", "bcast"};
-    return coll < HDRING_COST_NCOLLS ? names[coll] : "unknown";
 }

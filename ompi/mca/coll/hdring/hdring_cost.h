@@ -17,36 +17,25 @@
 
 #include <stdbool.h>
 
-#include "hdring_algorithms.h"
+#include "hdring_registry.h"
 
-typedef enum hdring_cost_coll {
-    HDRING_COST_ALLREDUCE,
-    HDRING_COST_REDUCE_SCATTER,
-    HDRING_COST_ALLGATHER,
-    HDRING_COST_BCAST,
-    HDRING_COST_NCOLLS
-} hdring_cost_coll_t;
+/* The model's parameters from the MCA parameters' units: microseconds per message, MB/s moved and reduced. */
+hdring_cost_params_t hdring_cost_params_of(double latency_us, double bandwidth_mbs, double reduce_mbs);
 
-typedef struct hdring_cost_params {
-    double alpha; /* seconds per message */
-    double beta;  /* seconds per byte moved */
-    double gamma; /* seconds per byte reduced */
-} hdring_cost_params_t;
+/* Predicted time of one call of algorithm `alg`; negative for an unknown id. `ordered`: reduce_scatter keeping
+ * operand order (rhd then delivers bit-reversed positions). The registry's cost column. */
+double hdring_cost_time(hdring_alg_t alg, int p, double n, bool ordered, const hdring_cost_params_t *c);
 
-/* Predicted time of one call. `ordered`: reduce_scatter keeping operand order (rhd then delivers bit-reversed
- * positions). Algorithms the collective does not have: a negative value. */
-double hdring_cost_time(hdring_cost_coll_t coll, hdring_alg_t alg, int p, double n, bool ordered,
-                        const hdring_cost_params_t *c);
+#define HDRING_COST_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, SUMMARY)                                      \
+    double hdring_cost_##STEM(int p, double n, bool ordered, const hdring_cost_params_t *c);
+HDRING_ALGORITHM_TABLE(HDRING_COST_DECLARE)
+#undef HDRING_COST_DECLARE
 
 /* Bytes one rank sends, receives and reduces, for the cases listed above; negative where not modelled. */
 typedef struct hdring_volume {
     double sent, received, reduced;
 } hdring_volume_t;
 
-hdring_volume_t hdring_cost_volume(hdring_cost_coll_t coll, hdring_alg_t alg, int p, int rank, double n);
-
-/* The algorithms the model knows for a collective, in the order the model tool prints them. */
-int hdring_cost_algorithms(hdring_cost_coll_t coll, hdring_alg_t *algs);
-const char *hdring_cost_coll_name(hdring_cost_coll_t coll);
+hdring_volume_t hdring_cost_volume(hdring_alg_t alg, int p, int rank, double n);
 
 #endif

@@ -1,0 +1,19 @@
+/*
+ * hdring defaults of the cost model's parameters, in the units of the MCA parameters (microseconds, MB/s):
+ * shared by the component (coll_hdring_model_*) and hdring_model, so the tool predicts what the component
+ * chooses.
+ *
+ * Node-local values were fitted to every algorithm measured side by side on the development machine (2 cores,
+ * shared memory, 2 to 8 ranks; README.md, Tuning). Network values describe a 10 Gbit/s class network: a guess,
+ * not a measurement; measure yours.
+ */
+#ifndef HDRING_DEFAULTS_H
+#define HDRING_DEFAULTS_H
+
+#define HDRING_DEFAULT_LATENCY_US 10.0
+#define HDRING_DEFAULT_BANDWIDTH_MBS 10000.0
+#define HDRING_DEFAULT_NETWORK_LATENCY_US 20.0
+#define HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS 1250.0
+#define HDRING_DEFAULT_REDUCE_MBS 10000.0
+
+#endif

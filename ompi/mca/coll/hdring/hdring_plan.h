@@ -1,0 +1,54 @@
+/*
+ * hdring plans: the automatic choice of one collective for one communicator shape, as algorithm by size
+ * range, MPI-free.
+ *
+ * A plan is built from the cost model (hdring_cost.h) and the user's thresholds: sizes up to `small` (when set)
+ * use the collective's latency algorithm, sizes from `large` (when set) its bandwidth algorithm, and every other
+ * size the algorithm the model predicts fastest. Unset thresholds (0) thus sit where the model puts the
+ * crossovers. Operations that need their operand order kept never get an algorithm that reorders (ring). The
+ * component's decision and hdring_model both build plans here, so what the tool prints is what the component
+ * chooses.
+ */
+#ifndef HDRING_PLAN_H
+#define HDRING_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hdring_registry.h"
+
+#define HDRING_MAX_SEGMENTS 16
+
+/* Why a size range got its algorithm. */
+typedef enum hdring_why {
+    HDRING_WHY_SMALL, /* at or below the small threshold */
+    HDRING_WHY_LARGE, /* at or above the large threshold */
+    HDRING_WHY_MODEL, /* the cost model's fastest */
+} hdring_why_t;
+
+typedef struct hdring_plan_segment {
+    size_t upto; /* sizes (bytes) up to this, inclusive; the last segment's is SIZE_MAX */
+    hdring_alg_t alg;
+    hdring_why_t why;
+} hdring_plan_segment_t;
+
+typedef struct hdring_plan {
+    int nsegments;
+    hdring_plan_segment_t seg[HDRING_MAX_SEGMENTS];
+} hdring_plan_t;
+
+/* What a plan is built from. */
+typedef struct hdring_plan_input {
+    hdring_coll_t coll;
+    int p;
+    bool ordered;        /* operand order must be kept */
+    size_t small, large; /* thresholds in bytes; 0: where the model says */
+    hdring_cost_params_t cost;
+} hdring_plan_input_t;
+
+void hdring_plan_build(const hdring_plan_input_t *in, hdring_plan_t *plan);
+
+/* The segment serving `bytes`; *lo receives the first size of its range. */
+const hdring_plan_segment_t *hdring_plan_lookup(const hdring_plan_t *plan, size_t bytes, size_t *lo);
+
+#endif
