@@ -1,5 +1,9 @@
 /*
- * hdring_ab: hdring against tuned, side by side in one job.
+ * hdring_ab: hdring against Open MPI's own collectives (the baseline), side by side in one job.
+ *
+ * The baseline is what serves a communicator when hdring does not: tuned, or han when the job raises its
+ * priority above tuned's (--mca coll_han_priority 35: han's priority cannot be written through MPI_T, so a job
+ * compares hdring with one of them). The output names it; "tuned" below stands for either.
  *
  * Three duplicates of MPI_COMM_WORLD are bound, through MPI_T writes of coll_hdring_priority before each
  * MPI_Comm_dup, to hdring (auto, or --alg), to tuned, and to tuned again as a control. For every collective
@@ -75,19 +79,27 @@ static void cvar_must(const char *name, const char *value)
     }
 }
 
-/* What tuned runs: its default decision, or an algorithm forced for the whole job. */
+/* The component serving communicators hdring declines: han if the job ranks it above tuned, else tuned. */
+static const char *baseline(void)
+{
+    int han = -1, tuned = 30;
+    util_cvar_read_int("coll_tuned_priority", &tuned);
+    return 0 == util_cvar_read_int("coll_han_priority", &han) && han > tuned ? "han" : "tuned";
+}
+
+/* What the baseline runs: its default decision, or (tuned) an algorithm forced for the whole job. */
 static const char *tuned_label(int coll)
 {
     static char label[96];
     int dynamic = 0, forced = 0;
     char name[96];
     snprintf(name, sizeof(name), "coll_tuned_%s_algorithm", coll_names[coll]);
-    if (0 == util_cvar_read_int("coll_tuned_use_dynamic_rules", &dynamic) && dynamic && 0 == util_cvar_read_int(name, &forced) &&
-        forced > 0) {
+    if (0 == strcmp(baseline(), "tuned") && 0 == util_cvar_read_int("coll_tuned_use_dynamic_rules", &dynamic) &&
+        dynamic && 0 == util_cvar_read_int(name, &forced) && forced > 0) {
         snprintf(label, sizeof(label), "forced algorithm %d", forced);
         return label;
     }
-    return "default decision";
+    return "its default decision";
 }
 
 /* ---------------------------------------------------------------- one collective call */
@@ -172,9 +184,11 @@ static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
     double hd_ratio[MAX_ROUNDS], ctl_ratio[MAX_ROUNDS], t_hd[MAX_ROUNDS], t_tu[MAX_ROUNDS];
 
     if (0 == b->rank) {
-        printf("\n# %s, %d ranks: hdring (%s) vs tuned (%s), %d interleaved rounds\n", coll_names[coll], b->size,
-               o->alg ? o->alg : "auto", tuned_label(coll), o->rounds);
-        printf("%-12s %12s %12s %9s %9s %9s %9s  %s\n", "# Size", "hdring(us)", "tuned(us)", "ratio", "min", "max",
+        char them[32];
+        snprintf(them, sizeof(them), "%s(us)", baseline());
+        printf("\n# %s, %d ranks: hdring (%s) vs %s (%s), %d interleaved rounds\n", coll_names[coll], b->size,
+               o->alg ? o->alg : "auto", baseline(), tuned_label(coll), o->rounds);
+        printf("%-12s %12s %12s %9s %9s %9s %9s  %s\n", "# Size", "hdring(us)", them, "ratio", "min", "max",
                "control", "note");
     }
     for (int si = 0; si < o->nsizes; ++si) {
@@ -253,12 +267,12 @@ static void run_compare(bench_t *b, const options_t *o, int coll, FILE *csv)
     double t[MAX_ROUNDS][MAX_CONTENDERS + 1];
 
     if (0 == b->rank) {
-        printf("\n# %s, %d ranks: every hdring algorithm and tuned (%s), us per call, medians of %d interleaved "
-               "rounds\n%-12s", coll_names[coll], b->size, tuned_label(coll), o->rounds, "# Size");
+        printf("\n# %s, %d ranks: every hdring algorithm and %s (%s), us per call, medians of %d interleaved "
+               "rounds\n%-12s", coll_names[coll], b->size, baseline(), tuned_label(coll), o->rounds, "# Size");
         for (int a = 0; a < n - 1; ++a) {
             printf(" %18s", coll_algs[coll][a]);
         }
-        printf(" %12s  %s\n", "tuned", "fastest");
+        printf(" %12s  %s\n", baseline(), "fastest");
     }
     for (int si = 0; si < o->nsizes; ++si) {
         size_t bytes;
@@ -294,7 +308,7 @@ static void run_compare(bench_t *b, const options_t *o, int coll, FILE *csv)
             if (NULL != csv) {
                 for (int a = 0; a < n; ++a) {
                     fprintf(csv, "%s,%d,%s,%zu,%.3f\n", coll_names[coll], b->size,
-                            a < n - 1 ? coll_algs[coll][a] : "tuned", bytes, med[a] * 1e6);
+                            a < n - 1 ? coll_algs[coll][a] : baseline(), bytes, med[a] * 1e6);
                 }
             }
         }
@@ -444,8 +458,8 @@ int main(int argc, char **argv)
         int len;
         MPI_Get_processor_name(host, &len);
         const char *mmap = getenv("MALLOC_MMAP_THRESHOLD_"), *trim = getenv("MALLOC_TRIM_THRESHOLD_");
-        printf("# hdring_ab on %s, %d ranks; ratio = hdring/tuned time (< 1: hdring faster), medians of paired "
-               "rounds; control = tuned/tuned\n", host, b.size);
+        printf("# hdring_ab on %s, %d ranks; ratio = hdring/%s time (< 1: hdring faster), medians of paired "
+               "rounds; control = %s/%s\n", host, b.size, baseline(), baseline(), baseline());
         printf("# MALLOC_MMAP_THRESHOLD_=%s MALLOC_TRIM_THRESHOLD_=%s%s\n", mmap ? mmap : "(unset)",
                trim ? trim : "(unset)", mmap && trim ? "" : "  WARNING: allocator page faults may swing results");
         if (NULL != o.csv && NULL == (csv = fopen(o.csv, "a"))) {

@@ -2,13 +2,16 @@
  * hdring_model: the cost model (hdring_cost.h) and the plans the component builds from it (hdring_plan.h), as
  * tables, with the component's own parameters, units and defaults.
  *
- *   hdring_model [--coll NAME|all] [--p LIST] [--bytes LIST] [MODEL]            predicted times and the winner
- *   hdring_model --crossovers [--coll NAME|all] [--p LIST] [--small-bytes B] [--large-bytes B] [MODEL]
+ *   hdring_model [--coll NAME|all] [--p LIST | SHAPE] [--bytes LIST] [MODEL]     predicted times and the winner
+ *   hdring_model --crossovers [--coll NAME|all] [--p LIST | SHAPE] [--small-bytes B] [--large-bytes B] [MODEL]
  *   hdring_model [--network] --fit FILE.csv
  *   hdring_model [MODEL] --regret FILE.csv
  *
- * MODEL: --latency-us US --bandwidth-mbs MBS --reduce-mbs MBS (the coll_hdring_model_* parameters; defaults:
- * the component's), or --network for the coll_hdring_model_network_* defaults (communicators spanning nodes).
+ * SHAPE: --nodes N [--ppn L] [--mapping slot|node]: a communicator of N nodes x L ranks (default 1), ranks mapped
+ * by slot (node by node) or by node (round-robin); without it, p ranks on one node.
+ * MODEL: --latency-us US --bandwidth-mbs MBS --reduce-mbs MBS (coll_hdring_model_*: within a node) and
+ * --network-latency-us US --network-bandwidth-mbs MBS (coll_hdring_model_network_*: between nodes); defaults: the
+ * component's. --network (before --fit) reads the fit as the network parameters.
  *
  * The tables give each algorithm's predicted time in microseconds for every p and size (bytes: the whole vector,
  * as coll_hdring_verbose reports it). --crossovers prints the plan the component builds for that p: the
@@ -36,19 +39,24 @@
 typedef struct options {
     bool colls[HDRING_NCOLLS];
     int p[MAX_LIST], np;
+    int nodes, ppn;      /* SHAPE; nodes 0: one node */
+    bool round_robin;    /* --mapping node */
     double bytes[MAX_LIST];
     int nbytes;
-    double latency_us, bandwidth_mbs, reduce_mbs;
+    double latency_us, bandwidth_mbs, reduce_mbs, network_latency_us, network_bandwidth_mbs;
     size_t small, large;
     bool crossovers, network;
 } options_t;
 
 static const char usage_text[] =
-    "usage: hdring_model [--coll NAME|all] [--p LIST] [--bytes LIST] [MODEL]\n"
-    "       hdring_model --crossovers [--coll NAME|all] [--p LIST] [--small-bytes B] [--large-bytes B] [MODEL]\n"
+    "usage: hdring_model [--coll NAME|all] [--p LIST | SHAPE] [--bytes LIST] [MODEL]\n"
+    "       hdring_model --crossovers [--coll NAME|all] [--p LIST | SHAPE] [--small-bytes B] [--large-bytes B] "
+    "[MODEL]\n"
     "       hdring_model [--network] --fit FILE.csv\n"
     "       hdring_model [MODEL] --regret FILE.csv\n"
-    "MODEL: --latency-us US --bandwidth-mbs MBS --reduce-mbs MBS, or --network (the network defaults)\n"
+    "SHAPE: --nodes N [--ppn L] [--mapping slot|node]\n"
+    "MODEL: [--latency-us US] [--bandwidth-mbs MBS] [--reduce-mbs MBS] [--network-latency-us US]\n"
+    "       [--network-bandwidth-mbs MBS] (defaults: the component's)\n"
     "NAME: allreduce, reduce_scatter (also reduce_scatter_block), allgather, bcast\n";
 
 static void usage(const char *why)
@@ -97,42 +105,74 @@ static int coll_of(const char *name, hdring_coll_t *coll)
     return -1;
 }
 
-static hdring_cost_params_t params(const options_t *o)
+/* The model of a commutative call at p ranks: on one node, or of the shape given. */
+static hdring_model_t model(const options_t *o, int p)
 {
-    return hdring_cost_params_of(o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
+    const hdring_cost_params_t local = hdring_cost_params_of(o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
+    const hdring_cost_params_t network =
+        hdring_cost_params_of(o->network_latency_us, o->network_bandwidth_mbs, o->reduce_mbs);
+    hdring_model_t m = hdring_model_single(p, false, &local);
+    m.network = network;
+    if (o->nodes > 0) {
+        m.shape.nodes = o->nodes;
+        m.shape.ppn = m.shape.ppn_max = o->ppn;
+        m.shape.node_major = !o->round_robin || 1 == o->nodes || 1 == o->ppn;
+        m.shape.index_major = o->round_robin || 1 == o->nodes || 1 == o->ppn;
+    }
+    return m;
 }
 
 /* The fastest algorithm as the plan compares them: a tie goes to the one listed first. */
-static int winner(const hdring_alg_t *algs, int nalgs, int p, double n, const hdring_cost_params_t *c)
+static int winner(const hdring_alg_t *algs, int nalgs, const hdring_model_t *m, double n)
 {
-    int best = 0;
-    for (int a = 1; a < nalgs; ++a) {
-        if (hdring_cost_time(algs[a], p, n, false, c) < hdring_cost_time(algs[best], p, n, false, c) * (1 - 1e-9)) {
+    int best = -1;
+    for (int a = 0; a < nalgs; ++a) {
+        if (hdring_cost_applies(algs[a], m) &&
+            (best < 0 || hdring_cost_faster(hdring_cost_time(algs[a], m, n, NULL), hdring_cost_time(algs[best], m, n, NULL)))) {
             best = a;
         }
     }
     return best;
 }
 
+static void describe(const options_t *o, int p, char *out, size_t len)
+{
+    if (o->nodes > 0) {
+        snprintf(out, len, "%d nodes x %d (p = %d, mapped by %s; network latency %g us, bandwidth %g MB/s)",
+                 o->nodes, o->ppn, p, o->round_robin ? "node" : "slot", o->network_latency_us,
+                 o->network_bandwidth_mbs);
+    } else {
+        snprintf(out, len, "p = %d", p);
+    }
+}
+
 static void table(hdring_coll_t coll, int p, const options_t *o)
 {
-    const hdring_cost_params_t c = params(o);
+    const hdring_model_t m = model(o, p);
     hdring_alg_t algs[HDRING_NALGS];
     const int nalgs = hdring_algorithms_of(coll, algs);
+    char shape[160];
 
-    printf("%s, p = %d (latency %g us, bandwidth %g MB/s, reduction %g MB/s), predicted time in us\n",
-           hdring_coll_name(coll), p, o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
+    describe(o, p, shape, sizeof(shape));
+    printf("%s, %s (latency %g us, bandwidth %g MB/s, reduction %g MB/s), predicted time in us\n",
+           hdring_coll_name(coll), shape, o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
     printf("%12s", "bytes");
     for (int a = 0; a < nalgs; ++a) {
-        printf(" %18s", hdring_alg_name(algs[a]));
+        printf(" %*s", (int) (strlen(hdring_alg_name(algs[a])) > 12 ? strlen(hdring_alg_name(algs[a])) : 12),
+               hdring_alg_name(algs[a]));
     }
     printf("  %s\n", "winner");
     for (int i = 0; i < o->nbytes; ++i) {
         printf("%12.0f", o->bytes[i]);
         for (int a = 0; a < nalgs; ++a) {
-            printf(" %18.2f", hdring_cost_time(algs[a], p, o->bytes[i], false, &c) * 1e6);
+            const int width = (int) (strlen(hdring_alg_name(algs[a])) > 12 ? strlen(hdring_alg_name(algs[a])) : 12);
+            if (hdring_cost_applies(algs[a], &m)) {
+                printf(" %*.2f", width, hdring_cost_time(algs[a], &m, o->bytes[i], NULL) * 1e6);
+            } else {
+                printf(" %*s", width, "-");
+            }
         }
-        printf("  %s\n", hdring_alg_name(algs[winner(algs, nalgs, p, o->bytes[i], &c)]));
+        printf("  %s\n", hdring_alg_name(algs[winner(algs, nalgs, &m, o->bytes[i])]));
     }
     printf("\n");
 }
@@ -141,7 +181,7 @@ static void table(hdring_coll_t coll, int p, const options_t *o)
  * ranges and reasons in the words of its trace. */
 static void crossovers(hdring_coll_t coll, int p, const options_t *o)
 {
-    const hdring_plan_input_t in = {coll, p, false, o->small, o->large, params(o)};
+    const hdring_plan_input_t in = {coll, model(o, p), o->small, o->large};
     static const char *const why[] = {[HDRING_WHY_SMALL] = "small_bytes threshold",
                                       [HDRING_WHY_LARGE] = "large_bytes threshold",
                                       [HDRING_WHY_MODEL] = "cost model's fastest"};
@@ -157,7 +197,14 @@ static void crossovers(hdring_coll_t coll, int p, const options_t *o)
         } else {
             printf("to %zu B", seg->upto);
         }
-        printf(" (%s)\n", why[seg->why]);
+        printf(" (%s", why[seg->why]);
+        for (int k = 0; k < HDRING_NPHASES; ++k) {
+            static const char *const names[HDRING_NPHASES] = {"first within nodes", "across", "then within nodes"};
+            if (HDRING_ALG_NONE != seg->phase[k]) {
+                printf("; %s %s", names[k], hdring_alg_name(seg->phase[k]));
+            }
+        }
+        printf(")\n");
         lo = seg->upto + 1;
     }
 }
@@ -221,7 +268,8 @@ static int read_points(const char *file, point_t *pts)
 /* log of (measured time of the model's pick / best measured time) at one point */
 static double regret(const point_t *pt, const hdring_cost_params_t *c)
 {
-    const int pick = winner(pt->alg, pt->nalgs, pt->p, pt->bytes, c);
+    const hdring_model_t m = hdring_model_single(pt->p, false, c);
+    const int pick = winner(pt->alg, pt->nalgs, &m, pt->bytes);
     int best = 0;
     for (int a = 1; a < pt->nalgs; ++a) {
         best = pt->us[a] < pt->us[best] ? a : best;
@@ -257,7 +305,7 @@ static void report(const char *what, int n, const char *file, double sum, double
 static void evaluate(const char *file, const options_t *o)
 {
     static point_t pts[MAX_POINTS];
-    const hdring_cost_params_t c = params(o);
+    const hdring_cost_params_t c = hdring_cost_params_of(o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
     double worst = 0;
     const int n = read_points(file, pts);
     if (0 == n) {
@@ -355,7 +403,10 @@ int main(int argc, char **argv)
 {
     options_t o = {.latency_us = HDRING_DEFAULT_LATENCY_US,
                    .bandwidth_mbs = HDRING_DEFAULT_BANDWIDTH_MBS,
-                   .reduce_mbs = HDRING_DEFAULT_REDUCE_MBS};
+                   .reduce_mbs = HDRING_DEFAULT_REDUCE_MBS,
+                   .network_latency_us = HDRING_DEFAULT_NETWORK_LATENCY_US,
+                   .network_bandwidth_mbs = HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS,
+                   .ppn = 1};
     double tmp[MAX_LIST];
 
     o.colls[HDRING_COLL_ALLREDUCE] = true;
@@ -378,12 +429,12 @@ int main(int argc, char **argv)
         }
         if (0 == strcmp(arg, "--network")) {
             o.network = true;
-            o.latency_us = HDRING_DEFAULT_NETWORK_LATENCY_US;
-            o.bandwidth_mbs = HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS;
             continue;
         }
-        static const char *const with_value[] = {"--fit", "--regret", "--coll", "--p", "--bytes", "--latency-us",
-                                                 "--bandwidth-mbs", "--reduce-mbs", "--small-bytes", "--large-bytes"};
+        static const char *const with_value[] = {
+            "--fit", "--regret", "--coll", "--p", "--bytes", "--latency-us", "--bandwidth-mbs", "--reduce-mbs",
+            "--small-bytes", "--large-bytes", "--nodes", "--ppn", "--mapping", "--network-latency-us",
+            "--network-bandwidth-mbs"};
         bool known = false;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); ++k) {
             known |= 0 == strcmp(arg, with_value[k]);
@@ -427,14 +478,33 @@ int main(int argc, char **argv)
             o.bandwidth_mbs = number(val, arg);
         } else if (0 == strcmp(arg, "--reduce-mbs")) {
             o.reduce_mbs = number(val, arg);
+        } else if (0 == strcmp(arg, "--network-latency-us")) {
+            o.network_latency_us = number(val, arg);
+        } else if (0 == strcmp(arg, "--network-bandwidth-mbs")) {
+            o.network_bandwidth_mbs = number(val, arg);
+        } else if (0 == strcmp(arg, "--nodes") || 0 == strcmp(arg, "--ppn")) {
+            const double v = number(val, arg);
+            if (v < 1 || v > 65536 || v != (int) v) {
+                usage("--nodes and --ppn take a whole number from 1 to 65536");
+            }
+            *(0 == strcmp(arg, "--nodes") ? &o.nodes : &o.ppn) = (int) v;
+        } else if (0 == strcmp(arg, "--mapping")) {
+            if (0 != strcmp(val, "slot") && 0 != strcmp(val, "node")) {
+                usage("--mapping takes slot or node");
+            }
+            o.round_robin = 0 == strcmp(val, "node");
         } else if (0 == strcmp(arg, "--small-bytes")) {
             o.small = (size_t) number(val, arg);
         } else { /* --large-bytes */
             o.large = (size_t) number(val, arg);
         }
     }
-    if (o.bandwidth_mbs <= 0 || o.reduce_mbs <= 0) {
+    if (o.bandwidth_mbs <= 0 || o.reduce_mbs <= 0 || o.network_bandwidth_mbs <= 0) {
         usage("bandwidths must be more than 0");
+    }
+    if (o.nodes > 0) { /* one communicator: the shape's */
+        o.np = 1;
+        o.p[0] = o.nodes * o.ppn;
     }
     for (int k = 0; k < HDRING_NCOLLS; ++k) {
         for (int i = 0; i < o.np && o.colls[k]; ++i) {

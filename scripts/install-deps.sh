@@ -9,7 +9,7 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update
 $SUDO apt-get install -y --no-install-recommends \
     build-essential autoconf automake libtool pkg-config \
-    openmpi-bin libopenmpi-dev \
+    openmpi-bin libopenmpi-dev libhwloc-dev \
     check \
     gnuplot-nox \
     iproute2 ethtool util-linux kmod \

@@ -15,8 +15,11 @@
  *                                        reduce_scatter_block)
  *
  * --alg takes algorithm names, "auto", "all" (default: auto plus every algorithm of the collective) or "env"
- * (leave coll_hdring_<coll>_algorithm as the MCA parameters set it). The
- * last line on rank 0 is "hdring_check: <n> cases, <m> failures"; the exit status is 0 only without failures.
+ * (leave coll_hdring_<coll>_algorithm as the MCA parameters set it). With --large, "all" is auto, every flat
+ * algorithm and the first hierarchical one (the hierarchical algorithms of a collective share their own code and
+ * run the flat ones inside). Rank 0 says "hdring_check: starting <what>" before each group of cases, so a run
+ * that stops shows where; the last line on rank 0 is "hdring_check: <n> cases, <m> failures"; the exit status is
+ * 0 only without failures.
  * Bookkeeping uses point-to-point messages only, never the collectives under test.
  */
 #include <math.h>
@@ -621,6 +624,14 @@ static bool listed(const char *list, const char *name)
     return false;
 }
 
+static void starting(const ctx_t *c, const char *what)
+{
+    if (0 == c->world_rank) {
+        printf("hdring_check: starting %s\n", what);
+        fflush(stdout);
+    }
+}
+
 /* --alg LIST selects algorithms by name; without it (or with "all"): auto and every algorithm. "env" runs with
  * whatever the MCA parameters say and is only run when asked for. */
 static bool selected(const options_t *o, const char *alg)
@@ -732,6 +743,9 @@ static void with_comms(ctx_t *c, const options_t *o, int coll)
         if ((0 == i && !env) || (1 == i && env) || (o->quick && 3 == i)) {
             continue;
         }
+        char what[160];
+        snprintf(what, sizeof(what), "%s alg=%s comm=%s", c->coll, c->alg, list[i].name);
+        starting(c, what);
         c->comm = list[i].comm;
         c->comm_name = list[i].name;
         c->salt = 0; /* every rank of a communicator runs the same cases from here */
@@ -864,6 +878,9 @@ static void run_repro(ctx_t *c, const options_t *o)
                 continue;
             }
             force(coll_names[coll], alg);
+            char what[160];
+            snprintf(what, sizeof(what), "%s alg=%s floating-point reproducibility", coll_names[coll], alg);
+            starting(c, what);
             MPI_Comm comm;
             MPI_Comm_dup(MPI_COMM_WORLD, &comm);
             c->coll = coll_names[coll];
@@ -959,11 +976,17 @@ static void run_large(ctx_t *c, const options_t *o)
     const int alg_list[] = {0, 3, 4, 2};
     for (int ci = 0; ci < 4; ++ci) {
         char algs[1024];
+        bool hier_done = false;
         coll_algs(alg_list[ci], algs, sizeof(algs));
         for (char *alg = strtok(algs, ","); NULL != alg; alg = strtok(NULL, ",")) {
-            if (!selected(o, alg)) {
+            const bool hier = 0 == strncmp(alg, "hier_", 5);
+            if (!selected(o, alg) || (hier && hier_done && (NULL == o->algs || listed(o->algs, "all")))) {
                 continue;
             }
+            hier_done |= hier;
+            char what[160];
+            snprintf(what, sizeof(what), "%s alg=%s of more than 2^31 bytes", colls[ci], alg);
+            starting(c, what);
             force(colls[ci], alg);
             MPI_Comm comm;
             MPI_Comm_dup(MPI_COMM_WORLD, &comm);

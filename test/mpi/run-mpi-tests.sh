@@ -2,18 +2,19 @@
 # MPI tests of coll/hdring under real mpirun, reported as TAP (one test point per check).
 #
 # Runs against the component staged by 'make check' (HDRING_STAGE), ahead of any installed copy. Every mpirun has
-# a timeout, so a hang fails instead of blocking. Environment (set by test/Makefile.am):
+# a time limit, so a hang fails instead of blocking; limits scale with how fast this machine runs a reference job
+# now (calibrate below), so a busy machine gets longer ones. Environment (set by test/Makefile.am):
 #   HDRING_STAGE    directory holding mca_coll_hdring.so and its help file
 #   HDRING_TESTBIN  directory of the MPI test programs
 #   MPIRUN, OMPI_INFO
 #   HDRING_SRCDIR   the source tree (for perf/cluster)
 #   HDRING_MODEL    the hdring_model tool
-#   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix trace decision repro large cluster
+#   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix trace decision topology repro large cluster
+#   HDRING_MPI_TIMEOUT a fixed time limit per run, in seconds, instead of the calibrated ones
 set -u
 
 : "${HDRING_STAGE:?}" "${HDRING_TESTBIN:?}" "${MPIRUN:=mpirun}" "${OMPI_INFO:=ompi_info}"
-SUITES=${HDRING_MPI_SUITES:-foundation matrix trace decision repro large cluster}
-TIMEOUT=${HDRING_MPI_TIMEOUT:-300}
+SUITES=${HDRING_MPI_SUITES:-foundation matrix trace decision topology repro large cluster}
 
 export OMPI_MCA_mca_component_path="$HDRING_STAGE:SYS_DEFAULT"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -34,20 +35,43 @@ fail() {
     tail -n 40 "$LOG" | sed 's/^/#   /'
 }
 
+# Time limits: a run may take LIMIT_UNITS (LONG_UNITS for the calls of more than 2^31 bytes) times what the
+# reference job takes on this machine now, at least MIN_LIMIT seconds. On the idle development machine the
+# reference job takes about 1.3 s, the longest run of the matrix about 40 s and the 2^31-byte calls about 5 min.
+LIMIT_UNITS=150 LONG_UNITS=900 MIN_LIMIT=120
+calibrate() {
+    if [ -n "${HDRING_MPI_TIMEOUT:-}" ]; then
+        TIMEOUT=$HDRING_MPI_TIMEOUT LONG_TIMEOUT=$HDRING_MPI_TIMEOUT
+        echo "# time limit per run: ${TIMEOUT}s (HDRING_MPI_TIMEOUT)"
+        return
+    fi
+    local start end ref
+    start=$(date +%s%N)
+    "$MPIRUN" -np 2 "${MPI_FLAGS[@]}" "$HDRING_TESTBIN/hdring_check" --coll allreduce --alg ring --types int \
+        --counts 262144,262144,262144,262144 >/dev/null 2>&1
+    end=$(date +%s%N)
+    ref=$(( (end - start + 500000) / 1000000 )) # ms
+    TIMEOUT=$(( ref * LIMIT_UNITS / 1000 )) LONG_TIMEOUT=$(( ref * LONG_UNITS / 1000 ))
+    [ "$TIMEOUT" -ge "$MIN_LIMIT" ] || TIMEOUT=$MIN_LIMIT
+    [ "$LONG_TIMEOUT" -ge "$MIN_LIMIT" ] || LONG_TIMEOUT=$MIN_LIMIT
+    echo "# the reference job took ${ref} ms: time limit per run ${TIMEOUT}s, ${LONG_TIMEOUT}s for the 2^31-byte calls"
+}
+
 # mpi NP ARGS...: run under mpirun with the test flags, output in $LOG; the exit status is mpirun's
 # (124 on timeout).
 mpi() {
     local np=$1; shift
-    timeout -k 10 "$TIMEOUT" "$MPIRUN" -np "$np" "${MPI_FLAGS[@]}" "$@" >"$LOG" 2>&1
+    timeout -k 10 "${LIMIT:-$TIMEOUT}" "$MPIRUN" -np "$np" "${MPI_FLAGS[@]}" "$@" >"$LOG" 2>&1
 }
 
-# check NAME NP ARGS...: a test program must exit 0 and print its summary with 0 failures.
+# check NAME NP ARGS...: a test program must exit 0 and print its summary with 0 failures. A run that times out
+# is reported with the last case it started (hdring_check says each).
 check() {
     local name=$1 np=$2; shift 2
     mpi "$np" "$@"
     local rc=$?
     if [ $rc -eq 124 ]; then
-        fail "$name" "timed out after ${TIMEOUT}s (hang?)"
+        fail "$name" "timed out after ${LIMIT:-$TIMEOUT}s; the last case it started: $(grep '^hdring_check: starting' "$LOG" | tail -1)"
     elif [ $rc -ne 0 ] || ! grep -Eq '^hdring_[a-z]+: [1-9][0-9]* (cases|checks), 0 failures$' "$LOG"; then
         fail "$name" "exit status $rc"
     else
@@ -62,7 +86,7 @@ suite_foundation() {
 
     # ompi_info shows the component and every parameter with help text
     local params="priority verbose scratch_cache_bytes max_message_elements model_latency_us model_bandwidth_mbs"
-    params="$params model_network_latency_us model_network_bandwidth_mbs model_reduce_mbs"
+    params="$params model_network_latency_us model_network_bandwidth_mbs model_reduce_mbs node_map"
     for c in allreduce reduce_scatter reduce_scatter_block allgather bcast; do
         params="$params ${c}_algorithm ${c}_small_bytes_pof2 ${c}_small_bytes_npof2 ${c}_large_bytes_pof2 ${c}_large_bytes_npof2"
     done
@@ -196,7 +220,7 @@ suite_trace() {
         local rc=$? missing=""
         for c in $COLLS; do
             for a in $(algs_of "$c"); do
-                has "^hdring: $c np=$np bytes=[0-9]+ alg=$a \(forced by coll_hdring_${c}_algorithm\)$" ||
+                has "^hdring: $c np=$np bytes=[0-9]+ alg=$a \(forced by coll_hdring_${c}_algorithm(; [^)]*)?\)$" ||
                     missing="$missing $c/$a"
             done
         done
@@ -213,7 +237,7 @@ suite_decision() {
     local bin=$HDRING_TESTBIN
     mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce,reduce_scatter,reduce_scatter_block \
         --alg auto --types mat2x2 --counts 1,7,1000,40003
-    if [ $? -eq 0 ] && has '^hdring: allreduce np=5 .*alg=[a-z_]+ \(auto: .*op not commutative: no ring\)$' &&
+    if [ $? -eq 0 ] && has '^hdring: allreduce np=5 .*alg=[a-z_]+ \(auto: .*op not commutative: rank order, no ring\)$' &&
         ! has '^hdring: (allreduce|reduce_scatter|reduce_scatter_block) .*alg=(ring|fallback)' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
         pass "auto never picks ring for a non-commutative op, and needs no fallback (np=5)"
     else
@@ -262,6 +286,71 @@ suite_decision() {
     fi
 }
 
+# Several nodes on one machine, imposed with coll_hdring_node_map: the locality order, the hierarchical algorithms
+# and the two-level model, on shapes the runtime would never report here.
+suite_topology() {
+    local bin=$HDRING_TESTBIN
+    # every collective, every algorithm (hierarchical ones included) and auto, on grids and uneven maps
+    local shapes="8:0,0,1,1,2,2,3,3:4x2-by-slot 8:0,1,2,3,0,1,2,3:4x2-round-robin 8:2,0,1,3,1,0,3,2:4x2-random"
+    shapes="$shapes 6:0,1,2,0,1,2:3x2-round-robin 9:0,0,0,1,1,1,2,2,2:3x3-by-slot 12:0,1,2,0,1,2,0,1,2,0,1,2:3x4-round-robin"
+    shapes="$shapes 16:0,1,2,3,4,5,6,7,7,6,5,4,3,2,1,0:8x2-mirrored 7:0,0,0,1,2,2,1:uneven-3-1-3 10:0,1,0,1,0,2,2,2,0,1:uneven"
+    for shape in $shapes; do
+        IFS=: read -r np map name <<<"$shape"
+        check "every collective and algorithm with ranks on $name nodes (coll_hdring_node_map $map)" "$np" \
+            --mca coll_hdring_node_map "$map" "$bin/hdring_check" --quick
+    done
+
+    # the locality map and the hierarchical choice in the trace, with a slow network
+    local slow=(--mca coll_hdring_model_network_latency_us 30 --mca coll_hdring_model_network_bandwidth_mbs 25)
+    mpi 8 --mca coll_hdring_node_map 0,1,2,3,0,1,2,3 "${slow[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" \
+        --alg env --coll allreduce,allgather,reduce_scatter_block,bcast --types int --counts 1,300000
+    if [ $? -eq 0 ] &&
+        has '^hdring: communicator of 8 ranks on 4 nodes x 2 \(from coll_hdring_node_map\); ranks renumbered node by node$' &&
+        has "^hdring: allgather np=8 bytes=[0-9]+ alg=hier_[a-z_]+ \(auto: cost model's fastest for p=8 across 4 nodes x 2 from [0-9]+ B (to [0-9]+ B|up); across [a-z_]+; then within nodes [a-z_]+\)$" &&
+        has "^hdring: reduce_scatter_block np=8 bytes=[0-9]+ alg=hier_[a-z_]+ \(auto: .* across 4 nodes x 2 " &&
+        has "^hdring: allreduce np=8 bytes=[0-9]+ alg=[a-z_]+ \(auto: cost model's fastest for p=8 across 4 nodes x 2 " &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "trace: the node map, and hierarchical algorithms chosen across 4 nodes x 2 (np=8)"
+    else
+        fail "trace: the node map, and hierarchical algorithms chosen across 4 nodes x 2 (np=8)"
+    fi
+
+    # hdring_model prints the plan the component follows on a shape of nodes too, phases included
+    local ranges model missing=""
+    ranges=$(sed -n "s/^hdring: \([a-z_]*\) np=8 bytes=[0-9]* alg=\([a-z_]*\) (auto: cost model's fastest for p=8 across 4 nodes x 2 from \([0-9]*\) B \(to [0-9]* B\|up\)\(.*\))\$/\1 \2 \3 \4\5/p" "$LOG" |
+        sed 's/^reduce_scatter_block /reduce_scatter /' | sort -u)
+    model=$("${HDRING_MODEL:?}" --crossovers --coll all --nodes 4 --ppn 2 --mapping node --network-latency-us 30 \
+        --network-bandwidth-mbs 25 | sed -n "s/^\([a-z_]*\) p=8: \([a-z_]*\) from \([0-9]*\) B \(to [0-9]* B\|up\) (cost model's fastest\(.*\))\$/\1 \2 \3 \4\5/p")
+    while read -r line; do
+        grep -qxF "$line" <<<"$model" || missing="$missing; $line"
+    done <<<"$ranges"
+    if [ "$(wc -l <<<"$ranges")" -ge 5 ] && [ -z "$missing" ]; then
+        pass "hdring_model --crossovers --nodes 4 --ppn 2 prints the ranges and phases the trace shows"
+    else
+        fail "hdring_model --crossovers --nodes 4 --ppn 2 prints the ranges and phases the trace shows" "not in hdring_model's output:$missing"
+    fi
+
+    # a hierarchical algorithm forced on nodes of unequal size runs its flat algorithm, and says so
+    mpi 7 --mca coll_hdring_node_map 0,0,0,1,2,2,1 --mca coll_hdring_allreduce_algorithm hier_ring \
+        --mca coll_hdring_verbose 1 "$bin/hdring_check" --alg env --coll allreduce --types int --counts 1000
+    if [ $? -eq 0 ] &&
+        has '^hdring: allreduce np=7 bytes=4000 alg=ring \(forced hier_ring by coll_hdring_allreduce_algorithm, but the nodes hold different numbers of ranks across 3 nodes x 1-3: its flat algorithm in node order\)$' &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "hier_ring forced on uneven nodes: ring in node order, said in the trace (np=7)"
+    else
+        fail "hier_ring forced on uneven nodes: ring in node order, said in the trace (np=7)"
+    fi
+
+    # a malformed map is reported once and ignored
+    mpi 4 --mca coll_hdring_node_map 0,x,1 --mca coll_hdring_verbose 1 "$bin/hdring_check" --alg env --coll allreduce --quick
+    if [ $? -eq 0 ] && [ "$(grep -c 'coll_hdring_node_map is "0,x,1"' "$LOG")" -eq 1 ] &&
+        has '^hdring: communicator of 4 ranks on 1 node \(from the runtime' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "a malformed node map is reported once and ignored (np=4)"
+    else
+        fail "a malformed node map is reported once and ignored (np=4)"
+    fi
+}
+
 # Floating-point sums of wildly different magnitudes: the same bits on every rank and on every call.
 suite_repro() {
     for np in 2 3 4 5 6 8; do
@@ -272,30 +361,39 @@ suite_repro() {
 
 # More than 2^31 bytes in one call (1 KiB elements, counts below 2^31).
 suite_large() {
-    check "allreduce, allgather, bcast, reduce_scatter_block of more than 2^31 bytes, auto and every algorithm (np=2)" 2 \
+    LIMIT=$LONG_TIMEOUT check "allreduce, allgather, bcast, reduce_scatter_block of more than 2^31 bytes, auto, every flat algorithm and one hierarchical (np=2)" 2 \
         "$HDRING_TESTBIN/hdring_check" --large
 }
 
 # Across an emulated cluster (perf/cluster): 3 network-namespace nodes x 2 ranks, TCP between nodes on shaped
 # 1 Gbit/s links, shared memory within a node. Needs root; skipped otherwise.
 suite_cluster() {
-    local name="every collective and algorithm across 3 emulated nodes x 2 ranks (TCP between nodes); auto uses the network model"
-    if [ "$(id -u)" -ne 0 ]; then
-        n=$((n + 1))
-        echo "ok $n - $name # SKIP needs root (network namespaces)"
-        return
-    fi
-    OMPI_MCA_op=^avx OMPI_MCA_coll_hdring_verbose=1 timeout -k 10 "$TIMEOUT" \
-        "${HDRING_SRCDIR:?}/perf/cluster/cluster.sh" run 3 1gbit 2 -- "$HDRING_TESTBIN/hdring_check" --quick >"$LOG" 2>&1
-    local rc=$?
-    if [ $rc -eq 0 ] && grep -Eq '^hdring_check: [1-9][0-9]* cases, 0 failures$' "$LOG" &&
-        has "^hdring: allreduce np=6 bytes=[0-9]+ alg=[a-z_]+ \(auto: cost model's fastest for p=6 across nodes from"; then
-        pass "$name"
-    else
-        fail "$name" "exit status $rc"
-    fi
+    local mapping name
+    for mapping in slot node; do
+        name="every collective and algorithm across 4 emulated nodes x 2 ranks mapped by $mapping (TCP between nodes); the runtime's node map"
+        if [ "$(id -u)" -ne 0 ]; then
+            n=$((n + 1))
+            echo "ok $n - $name # SKIP needs root (network namespaces)"
+            continue
+        fi
+        local rank_by=()
+        [ "$mapping" = node ] && rank_by=(--rank-by node)
+        OMPI_MCA_op=^avx OMPI_MCA_coll_hdring_verbose=1 timeout -k 10 "$((TIMEOUT * 2))" \
+            "${HDRING_SRCDIR:?}/perf/cluster/cluster.sh" run 4 1gbit 2 -- "${rank_by[@]}" "$HDRING_TESTBIN/hdring_check" \
+            --quick >"$LOG" 2>&1
+        local rc=$? renumbered='$'
+        [ "$mapping" = node ] && renumbered='; ranks renumbered node by node$'
+        if [ $rc -eq 0 ] && grep -Eq '^hdring_check: [1-9][0-9]* cases, 0 failures$' "$LOG" &&
+            has "^hdring: communicator of 8 ranks on 4 nodes x 2 \\(from the runtime's host names, domains exchanged\\)$renumbered" &&
+            has "^hdring: allreduce np=8 bytes=[0-9]+ alg=[a-z_]+ \\(auto: cost model's fastest for p=8 across 4 nodes x 2 from"; then
+            pass "$name"
+        else
+            fail "$name" "exit status $rc"
+        fi
+    done
 }
 
+calibrate
 for suite in $SUITES; do
     "suite_$suite"
 done

@@ -24,6 +24,12 @@ typedef struct sim_rec {
 
 typedef enum { RANK_READY, RANK_BLOCKED, RANK_FINISHED } rank_state_t;
 
+/* One direction of a node's link: the intervals it is busy, sorted by start. */
+typedef struct busy {
+    double *start, *end;
+    int n, cap;
+} busy_t;
+
 typedef struct sim_rank {
     ucontext_t ctx;
     void *stack;
@@ -45,10 +51,16 @@ typedef struct sim_rank {
 struct sim_world {
     int p;
     sim_op_t op;
-    sim_cost_t cost;
+    sim_cost_t cost;    /* within a node */
+    sim_cost_t network; /* between nodes */
+    int nodes;
+    int *node_of;       /* NULL: one node */
+    busy_t *link_out, *link_in;
+    sim_link_stats_t *link_stats;
     sim_rank_t *ranks;
     ucontext_t main;
-    int *ready, ready_head, ready_count;
+    int *ready, ready_count; /* a heap of ready ranks, the earliest clock (then the longest waiting) first */
+    unsigned long *ready_seq, seq;
     char error[512];
     int (*body)(const hdring_xport_t *x, void *arg);
     void *arg;
@@ -102,10 +114,115 @@ static bool overlap(const char *a, size_t alen, const char *b, size_t blen)
     return alen > 0 && blen > 0 && a < b + blen && b < a + alen;
 }
 
+/* ---- the ready heap ---- */
+
+static bool earlier(const sim_world_t *w, int i, int j)
+{
+    const double ci = w->ranks[w->ready[i]].clock, cj = w->ranks[w->ready[j]].clock;
+    return ci < cj || (ci == cj && w->ready_seq[i] < w->ready_seq[j]);
+}
+
+static void heap_swap(sim_world_t *w, int i, int j)
+{
+    const int r = w->ready[i];
+    const unsigned long q = w->ready_seq[i];
+    w->ready[i] = w->ready[j];
+    w->ready_seq[i] = w->ready_seq[j];
+    w->ready[j] = r;
+    w->ready_seq[j] = q;
+}
+
 static void make_ready(sim_world_t *w, int r)
 {
+    int i = w->ready_count++;
     w->ranks[r].state = RANK_READY;
-    w->ready[(w->ready_head + w->ready_count++) % w->p] = r;
+    w->ready[i] = r;
+    w->ready_seq[i] = w->seq++;
+    while (i > 0 && earlier(w, i, (i - 1) / 2)) {
+        heap_swap(w, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+}
+
+static int next_ready(sim_world_t *w)
+{
+    const int r = w->ready[0];
+    heap_swap(w, 0, --w->ready_count);
+    for (int i = 0;;) {
+        const int l = 2 * i + 1, rt = l + 1;
+        int m = i;
+        m = l < w->ready_count && earlier(w, l, m) ? l : m;
+        m = rt < w->ready_count && earlier(w, rt, m) ? rt : m;
+        if (m == i) {
+            break;
+        }
+        heap_swap(w, i, m);
+        i = m;
+    }
+    return r;
+}
+
+/* ---- node links ---- */
+
+static bool free_during(const busy_t *b, double t, double d, double *until)
+{
+    for (int i = 0; i < b->n && b->start[i] < t + d; ++i) {
+        if (t < b->end[i]) {
+            *until = b->end[i];
+            return false;
+        }
+    }
+    return true;
+}
+
+static void occupy(sim_world_t *w, busy_t *b, double t, double d)
+{
+    if (b->n == b->cap) {
+        const int cap = 0 == b->cap ? 64 : 2 * b->cap;
+        double *st = realloc(b->start, (size_t) cap * sizeof(*st)), *en = NULL;
+        if (NULL != st) {
+            b->start = st;
+            en = realloc(b->end, (size_t) cap * sizeof(*en));
+        }
+        if (NULL == en) {
+            fail(w, "out of memory");
+            return;
+        }
+        b->end = en;
+        b->cap = cap;
+    }
+    int i = b->n++;
+    while (i > 0 && b->start[i - 1] > t) { /* keep sorted by start */
+        b->start[i] = b->start[i - 1];
+        b->end[i] = b->end[i - 1];
+        --i;
+    }
+    b->start[i] = t;
+    b->end[i] = t + d;
+}
+
+/* When a message between nodes that can start at `ready` ends: the earliest gap of its length in both link
+ * directions, then alpha. */
+static double cross_link(sim_world_t *w, int src, int dst, double ready, size_t bytes)
+{
+    busy_t *out = &w->link_out[w->node_of[src]], *in = &w->link_in[w->node_of[dst]];
+    const double d = (double) bytes * w->network.beta;
+    double t = ready, until;
+    while (!free_during(out, t, d, &until) || !free_during(in, t, d, &until)) {
+        t = until;
+    }
+    if (d > 0) {
+        occupy(w, out, t, d);
+        occupy(w, in, t, d);
+    }
+    w->link_stats[w->node_of[src]].bytes_sent += bytes;
+    w->link_stats[w->node_of[dst]].bytes_received += bytes;
+    return t + d + w->network.alpha;
+}
+
+static bool across_nodes(const sim_world_t *w, int a, int b)
+{
+    return NULL != w->node_of && w->node_of[a] != w->node_of[b];
 }
 
 static void match(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
@@ -117,7 +234,9 @@ static void match(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
     }
     memcpy(recv->addr, send->addr, (send->count < recv->count ? send->count : recv->count) * w->op.elem_size);
     const double start = send->ready > recv->ready ? send->ready : recv->ready;
-    send->end = recv->end = start + w->cost.alpha + (double) bytes * w->cost.beta;
+    send->end = recv->end = across_nodes(w, send->src, send->dst)
+                                ? cross_link(w, send->src, send->dst, start, bytes)
+                                : start + w->cost.alpha + (double) bytes * w->cost.beta;
     send->done = recv->done = true;
     w->ranks[send->src].stats.bytes_sent += bytes;
     w->ranks[send->src].stats.msgs_sent += 1;
@@ -154,9 +273,10 @@ static void append(sim_rec_t **list, sim_rec_t *rec)
     *list = rec;
 }
 
-static int sim_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs, int nrecvs)
+static int sim_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
+                        int nrecvs)
 {
-    sim_world_t *w = ctx;
+    sim_world_t *w = x->ctx;
     const int r = running_rank;
     sim_rank_t *rk = &w->ranks[r];
     const int n = nsends + nrecvs;
@@ -173,11 +293,18 @@ static int sim_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const 
         if (0 == m->count) {
             continue;
         }
-        if (m->peer < 0 || m->peer >= w->p || m->peer == r) {
-            rc = fail(w, "rank %d: %s peer %d of %d", r, is_send ? "send to" : "receive from", m->peer, w->p);
+        if (m->peer < 0 || m->peer >= x->size) {
+            rc = fail(w, "rank %d: %s peer %d of %d", r, is_send ? "send to" : "receive from", m->peer, x->size);
             break;
         }
-        char *addr = range(w, r, m->at, m->count, !is_send, is_send ? "send" : "receive");
+        const int peer = hdring_view_peer(x->view, m->peer);
+        if (peer < 0 || peer >= w->p || peer == r) {
+            rc = fail(w, "rank %d: %s peer %d (%d in a view) of %d", r, is_send ? "send to" : "receive from", peer,
+                      m->peer, w->p);
+            break;
+        }
+        const hdring_loc_t at = hdring_view_loc(x->view, m->at);
+        char *addr = range(w, r, at, m->count, !is_send, is_send ? "send" : "receive");
         if (NULL == addr) {
             rc = HDRING_ERR_TRANSPORT;
             break;
@@ -187,18 +314,19 @@ static int sim_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const 
             if ((!is_send || !recs[j].is_send) && overlap(addr, m->count * w->op.elem_size, recs[j].addr,
                                                  recs[j].count * w->op.elem_size)) {
                 rc = fail(w, "rank %d: one exchange receives into a range it also sends or receives (%s[%zu])", r,
-                          buf_name(m->at.buf), m->at.off);
+                          buf_name(at.buf), at.off);
             }
         }
         double *port = is_send ? &send_port : &recv_port;
         sim_rec_t *rec = &recs[nrecs++];
-        rec->src = is_send ? r : m->peer;
-        rec->dst = is_send ? m->peer : r;
+        rec->src = is_send ? r : peer;
+        rec->dst = is_send ? peer : r;
         rec->is_send = is_send;
         rec->count = m->count;
         rec->addr = addr;
         rec->ready = *port;
-        *port += w->cost.alpha + (double) (m->count * w->op.elem_size) * w->cost.beta;
+        const sim_cost_t *link = across_nodes(w, rec->src, rec->dst) ? &w->network : &w->cost;
+        *port += link->alpha + (double) (m->count * w->op.elem_size) * link->beta;
     }
     if (HDRING_OK != rc) {
         free(recs);
@@ -235,10 +363,10 @@ static int sim_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const 
     return '\0' == w->error[0] ? HDRING_OK : HDRING_ERR_TRANSPORT;
 }
 
-static int sim_reduce(void *ctx, hdring_loc_t left_at, hdring_loc_t right_at, hdring_loc_t dst_at, size_t count,
-                      unsigned flags)
+static int sim_reduce(const hdring_xport_t *x, hdring_loc_t left_at, hdring_loc_t right_at, hdring_loc_t dst_at,
+                      size_t count, unsigned flags)
 {
-    sim_world_t *w = ctx;
+    sim_world_t *w = x->ctx;
     const int r = running_rank;
     sim_rank_t *rk = &w->ranks[r];
     const size_t bytes = count * w->op.elem_size;
@@ -247,6 +375,9 @@ static int sim_reduce(void *ctx, hdring_loc_t left_at, hdring_loc_t right_at, hd
     if (0 == count) {
         return HDRING_OK;
     }
+    left_at = hdring_view_loc(x->view, left_at);
+    right_at = hdring_view_loc(x->view, right_at);
+    dst_at = hdring_view_loc(x->view, dst_at);
     char *left = range(w, r, left_at, count, false, "reduce (left)");
     char *right = range(w, r, right_at, count, false, "reduce (right)");
     char *dst = range(w, r, dst_at, count, true, "reduce (dst)");
@@ -279,14 +410,16 @@ static int sim_reduce(void *ctx, hdring_loc_t left_at, hdring_loc_t right_at, hd
     return HDRING_OK;
 }
 
-static int sim_copy(void *ctx, hdring_loc_t src_at, hdring_loc_t dst_at, size_t count)
+static int sim_copy(const hdring_xport_t *x, hdring_loc_t src_at, hdring_loc_t dst_at, size_t count)
 {
-    sim_world_t *w = ctx;
+    sim_world_t *w = x->ctx;
     const int r = running_rank;
     const size_t bytes = count * w->op.elem_size;
     if (0 == count) {
         return HDRING_OK;
     }
+    src_at = hdring_view_loc(x->view, src_at);
+    dst_at = hdring_view_loc(x->view, dst_at);
     char *src = range(w, r, src_at, count, false, "copy (src)");
     char *dst = range(w, r, dst_at, count, src_at.buf != dst_at.buf || src_at.off != dst_at.off, "copy (dst)");
     if (NULL == src || NULL == dst) {
@@ -316,7 +449,8 @@ sim_world_t *sim_create(int p, const sim_op_t *op, sim_cost_t cost)
     w->cost = cost;
     w->ranks = calloc((size_t) p, sizeof(*w->ranks));
     w->ready = calloc((size_t) p, sizeof(*w->ready));
-    if (NULL == w->ranks || NULL == w->ready) {
+    w->ready_seq = calloc((size_t) p, sizeof(*w->ready_seq));
+    if (NULL == w->ranks || NULL == w->ready || NULL == w->ready_seq) {
         sim_destroy(w);
         return NULL;
     }
@@ -325,9 +459,29 @@ sim_world_t *sim_create(int p, const sim_op_t *op, sim_cost_t cost)
         w->ranks[r].xport.ctx = w;
         w->ranks[r].xport.rank = r;
         w->ranks[r].xport.size = p;
+        w->ranks[r].xport.view = NULL;
     }
     return w;
 }
+
+int sim_set_nodes(sim_world_t *w, int nodes, const int *node_of, sim_cost_t network)
+{
+    w->nodes = nodes;
+    w->network = network;
+    w->node_of = malloc((size_t) w->p * sizeof(*w->node_of));
+    w->link_out = calloc((size_t) nodes, sizeof(*w->link_out));
+    w->link_in = calloc((size_t) nodes, sizeof(*w->link_in));
+    w->link_stats = calloc((size_t) nodes, sizeof(*w->link_stats));
+    if (NULL == w->node_of || NULL == w->link_out || NULL == w->link_in || NULL == w->link_stats) {
+        return -1;
+    }
+    for (int r = 0; r < w->p; ++r) {
+        w->node_of[r] = node_of[r];
+    }
+    return 0;
+}
+
+const sim_link_stats_t *sim_link_stats(const sim_world_t *w, int node) { return &w->link_stats[node]; }
 
 void sim_set_buffer(sim_world_t *w, int rank, hdring_buf_t b, void *mem, size_t elems, bool writable)
 {
@@ -372,9 +526,7 @@ int sim_run(sim_world_t *w, int (*body)(const hdring_xport_t *x, void *arg), voi
         make_ready(w, r);
     }
     while (w->ready_count > 0) {
-        running_rank = w->ready[w->ready_head];
-        w->ready_head = (w->ready_head + 1) % w->p;
-        --w->ready_count;
+        running_rank = next_ready(w);
         swapcontext(&w->main, &w->ranks[running_rank].ctx);
     }
     for (int r = 0; r < w->p; ++r) {
@@ -415,8 +567,23 @@ void sim_destroy(sim_world_t *w)
             free(w->ranks[r].stack);
         }
     }
+    for (int j = 0; j < w->nodes; ++j) {
+        if (NULL != w->link_out) {
+            free(w->link_out[j].start);
+            free(w->link_out[j].end);
+        }
+        if (NULL != w->link_in) {
+            free(w->link_in[j].start);
+            free(w->link_in[j].end);
+        }
+    }
+    free(w->link_out);
+    free(w->link_in);
+    free(w->link_stats);
+    free(w->node_of);
     free(w->ranks);
     free(w->ready);
+    free(w->ready_seq);
     free(w->tmp);
     free(w);
 }

@@ -16,6 +16,15 @@
  * alpha + bytes * beta, and a reduction takes bytes * gamma. Copies are free. Per rank the simulator counts
  * bytes and messages sent and received, bytes reduced, the clock at which the rank finished, and how long it
  * was busy (the rest of the run it waited).
+ *
+ * Nodes (sim_set_nodes): ranks on different nodes exchange over the network's alpha and beta, and each node has
+ * one link, a send and a receive direction that carry one message at a time: a message across nodes occupies
+ * the sender's node's send direction and the receiver's node's receive direction for bytes * beta (then alpha
+ * later it has arrived), in the earliest gap both have at or after its start. Ranks run in the order of their
+ * clocks, so links are claimed roughly in time order. Per node the simulator counts the bytes its link sent and
+ * received.
+ *
+ * Views (hdring_transport.h) are resolved per message, as the component's transport does.
  */
 #ifndef HDRING_SIM_H
 #define HDRING_SIM_H
@@ -42,9 +51,15 @@ typedef struct sim_stats {
     double busy; /* time its ports were transferring (send and receive overlap) or it was reducing */
 } sim_stats_t;
 
+typedef struct sim_link_stats {
+    size_t bytes_sent, bytes_received; /* across the node's link */
+} sim_link_stats_t;
+
 typedef struct sim_world sim_world_t;
 
 sim_world_t *sim_create(int p, const sim_op_t *op, sim_cost_t cost);
+/* Puts rank r on node node_of[r] (0 .. nodes-1); messages between nodes cost `network` (its gamma unused). */
+int sim_set_nodes(sim_world_t *w, int nodes, const int *node_of, sim_cost_t network);
 /* Buffer b of `rank`: `elems` elements at mem. A read-only buffer may not be written (IN, unless it is the same
  * memory as OUT). */
 void sim_set_buffer(sim_world_t *w, int rank, hdring_buf_t b, void *mem, size_t elems, bool writable);
@@ -53,6 +68,7 @@ void sim_set_buffer(sim_world_t *w, int rank, hdring_buf_t b, void *mem, size_t 
 int sim_run(sim_world_t *w, int (*body)(const hdring_xport_t *x, void *arg), void *arg);
 const char *sim_error(const sim_world_t *w);
 const sim_stats_t *sim_stats(const sim_world_t *w, int rank);
+const sim_link_stats_t *sim_link_stats(const sim_world_t *w, int node);
 double sim_time(const sim_world_t *w); /* the latest finish */
 void sim_destroy(sim_world_t *w);
 

@@ -127,6 +127,8 @@ typedef struct rank_bufs {
 typedef struct body_arg {
     const run_t *run;
     hdring_partition_t part;
+    hdring_blocks_t blocks;
+    int *owner_of;
     hdring_args_t args;
 } body_arg_t;
 
@@ -172,7 +174,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     const size_t es = run->kind->size;
     const sim_op_t op = {es, run->kind->apply};
     const hdring_coll_t coll = hdring_algorithm(run->alg)->coll;
-    body_arg_t arg = {run, {0, NULL}, {run->count, NULL, run->ordered}};
+    body_arg_t arg = {run, {0, NULL}, {NULL, run->block_of, NULL}, NULL, {0}};
     rank_bufs_t *bufs = calloc((size_t) p, sizeof(*bufs));
     char *want = NULL, *elem = malloc(es);
     sim_world_t *w = sim_create(p, &op, run->cost);
@@ -184,16 +186,50 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     if (NULL == bufs || NULL == w || NULL == elem) {
         FAIL("out of memory");
     }
+    arg.args.count = run->count;
+    arg.args.ordered = run->ordered;
+    arg.args.root = run->root;
+    arg.args.near_first = run->near_first;
+    arg.args.nodes = run->nodes;
+    arg.args.ppn = run->ppn;
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        arg.args.phase[k] = NULL == run->phase ? HDRING_ALG_NONE : run->phase[k];
+    }
     if (HDRING_COLL_REDUCE_SCATTER == coll || HDRING_COLL_ALLGATHER == coll) {
         if (HDRING_OK != hdring_partition_from_counts(&arg.part, p, run->blocks)) {
             FAIL("out of memory");
         }
         total = hdring_partition_total(&arg.part);
-        arg.args.blocks = &arg.part;
+        arg.blocks.parts = &arg.part;
+        if (NULL != run->block_of) {
+            arg.owner_of = malloc((size_t) p * sizeof(*arg.owner_of));
+            if (NULL == arg.owner_of) {
+                FAIL("out of memory");
+            }
+            for (int r = 0; r < p; ++r) {
+                arg.owner_of[run->block_of[r]] = r;
+            }
+            arg.blocks.owner_of = arg.owner_of;
+        }
+        arg.args.blocks = &arg.blocks;
+    }
+    if (run->nodes > 0) {
+        int *node_of = malloc((size_t) p * sizeof(*node_of));
+        if (NULL == node_of) {
+            FAIL("out of memory");
+        }
+        for (int r = 0; r < p; ++r) {
+            node_of[r] = NULL != run->node_of ? run->node_of[r] : r / run->ppn;
+        }
+        const int rc = sim_set_nodes(w, run->nodes, node_of, run->network);
+        free(node_of);
+        if (0 != rc) {
+            FAIL("out of memory");
+        }
     }
     need = hdring_scratch(run->alg, p, &arg.args);
 
-    /* the expected result: the reduction in rank order, or rank 0's / each block owner's data */
+    /* the expected result: the reduction in rank order, or the root's / each block owner's data */
     want = malloc(total * es + 1);
     if (NULL == want) {
         FAIL("out of memory");
@@ -201,11 +237,13 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     for (size_t i = 0; i < total; ++i) {
         char *dst = want + i * es;
         if (HDRING_COLL_ALLGATHER == coll) {
-            int owner = 0;
-            while (i >= hdring_part_offset(&arg.part, owner + 1)) {
-                ++owner;
+            int block = 0;
+            while (i >= hdring_part_offset(&arg.part, block + 1)) {
+                ++block;
             }
-            run->kind->gen(dst, owner, i);
+            run->kind->gen(dst, hdring_owner_of(&arg.blocks, block), i);
+        } else if (HDRING_COLL_BCAST == coll) {
+            run->kind->gen(dst, run->root, i);
         } else {
             run->kind->gen(dst, 0, i);
             if (HDRING_COLL_BCAST != coll) {
@@ -219,7 +257,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
 
     for (int r = 0; r < p; ++r) {
         rank_bufs_t *b = &bufs[r];
-        const size_t mine = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_part_count(&arg.part, r) : total;
+        const size_t mine = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_block_count(&arg.blocks, r) : total;
         char *out = guarded_alloc(&b->out, run->in_place && HDRING_COLL_REDUCE_SCATTER == coll ? total : mine, es);
         char *tmp = guarded_alloc(&b->tmp, need.tmp, es), *work = guarded_alloc(&b->work, need.work, es);
         if (NULL == out || NULL == tmp || NULL == work) {
@@ -238,10 +276,11 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
             }
             sim_set_buffer(w, r, HDRING_BUF_IN, in, total, run->in_place);
         } else if (HDRING_COLL_ALLGATHER == coll) {
-            for (size_t i = hdring_part_offset(&arg.part, r); i < hdring_part_offset(&arg.part, r + 1); ++i) {
+            const size_t first = hdring_block_offset(&arg.blocks, r);
+            for (size_t i = first; i < first + hdring_block_count(&arg.blocks, r); ++i) {
                 run->kind->gen(out + i * es, r, i);
             }
-        } else if (0 == r) {
+        } else if (run->root == r) {
             memcpy(out, want, total * es);
         }
     }
@@ -254,8 +293,8 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     for (int r = 0; r < p; ++r) {
         rank_bufs_t *b = &bufs[r];
         const char *out = b->out.mem + GUARD_ELEMS * es;
-        const size_t first = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_part_offset(&arg.part, r) : 0;
-        const size_t n = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_part_count(&arg.part, r) : total;
+        const size_t first = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_block_offset(&arg.blocks, r) : 0;
+        const size_t n = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_block_count(&arg.blocks, r) : total;
         if (!guards_intact(&b->in, es) || !guards_intact(&b->out, es) || !guards_intact(&b->tmp, es) ||
             !guards_intact(&b->work, es)) {
             FAIL("rank %d: a write outside a buffer (guard zone changed)", r);
@@ -279,14 +318,19 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
             }
         }
     }
-    res->out_hash = hash_bytes(bufs[0].out.mem + GUARD_ELEMS * es, (HDRING_COLL_REDUCE_SCATTER == coll ? hdring_part_count(&arg.part, 0) : total) * es);
+    res->out_hash = hash_bytes(bufs[0].out.mem + GUARD_ELEMS * es,
+                               (HDRING_COLL_REDUCE_SCATTER == coll ? hdring_block_count(&arg.blocks, 0) : total) * es);
     if (keep_stats) {
         res->stats = malloc((size_t) p * sizeof(*res->stats));
-        if (NULL == res->stats) {
+        res->links = run->nodes > 0 ? malloc((size_t) run->nodes * sizeof(*res->links)) : NULL;
+        if (NULL == res->stats || (run->nodes > 0 && NULL == res->links)) {
             FAIL("out of memory");
         }
         for (int r = 0; r < p; ++r) {
             res->stats[r] = *sim_stats(w, r);
+        }
+        for (int j = 0; j < run->nodes; ++j) {
+            res->links[j] = *sim_link_stats(w, j);
         }
     }
 out:
@@ -301,6 +345,15 @@ out:
     free(bufs);
     free(want);
     free(elem);
+    free(arg.owner_of);
     hdring_partition_free(&arg.part);
     sim_destroy(w);
+}
+
+void result_free(run_result_t *res)
+{
+    free(res->stats);
+    free(res->links);
+    res->stats = NULL;
+    res->links = NULL;
 }

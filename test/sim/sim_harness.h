@@ -30,11 +30,20 @@ typedef struct run {
     hdring_alg_t alg; /* its collective: the registry's */
     int p;
     size_t count;         /* allreduce, bcast: the vector */
-    const size_t *blocks; /* reduce_scatter, allgather: p block sizes */
+    const size_t *blocks; /* reduce_scatter, allgather: p block sizes, in memory order */
     bool in_place;
     bool ordered; /* reduce_scatter: keep operand order */
     const elem_kind_t *kind;
     sim_cost_t cost;
+    /* optional, zero for the defaults: */
+    const int *block_of;  /* rank r owns block block_of[r] (ranks renumbered in locality order); NULL: block r */
+    int root;             /* bcast */
+    int nodes;            /* > 0: rank r on node node_of[r] (or r / ppn without node_of), network costs between */
+    const int *node_of;
+    sim_cost_t network;
+    int ppn;              /* hierarchical algorithms: the grid's ranks per node (nodes x ppn == p) */
+    bool near_first;
+    const hdring_alg_t *phase; /* hierarchical algorithms: HDRING_NPHASES phases */
 } run_t;
 
 typedef struct run_result {
@@ -42,11 +51,13 @@ typedef struct run_result {
     char why[600];
     double time;         /* simulated critical path */
     sim_stats_t *stats;  /* per rank, when keep_stats */
+    sim_link_stats_t *links; /* per node, when keep_stats and nodes > 0 */
     unsigned long long out_hash; /* hash of rank 0's output (determinism checks) */
 } run_result_t;
 
-/* Runs and checks. With keep_stats, res->stats is allocated (free it). */
+/* Runs and checks. With keep_stats, res->stats (and res->links) are allocated: release with result_free. */
 void run_collective(const run_t *run, run_result_t *res, bool keep_stats);
+void result_free(run_result_t *res);
 
 /* Block sizes for reduce_scatter / allgather: uniform, irregular with zeros, everything on one rank, random. */
 typedef enum { SHAPE_UNIFORM, SHAPE_IRREGULAR, SHAPE_ONE_RANK, SHAPE_RANDOM, NSHAPES } shape_t;

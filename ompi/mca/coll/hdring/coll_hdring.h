@@ -17,6 +17,7 @@
 
 #include "hdring_algorithms.h"
 #include "hdring_plan.h"
+#include "hdring_topo.h"
 
 BEGIN_C_DECLS
 
@@ -43,6 +44,7 @@ typedef struct mca_coll_hdring_config {
     double model_latency_us, model_bandwidth_mbs; /* the cost model's alpha and beta within a node */
     double model_network_latency_us, model_network_bandwidth_mbs; /* ... across nodes */
     double model_reduce_mbs;                                      /* its gamma */
+    char *node_map; /* coll_hdring_node_map: read when the communicator is created (never later) */
     int verbose;
     size_t scratch_cache_bytes;
     size_t max_message_elements; /* longer messages go to the PML as one message of a derived datatype */
@@ -86,7 +88,7 @@ typedef struct mca_coll_hdring_plan {
 typedef struct mca_coll_hdring_module_t {
     mca_coll_base_module_t super;
     mca_coll_hdring_config_t config;
-    bool spans_nodes; /* the communicator's ranks sit on more than one node: network model parameters */
+    hdring_topo_t topo; /* where its ranks sit (coll_hdring_locality.c) */
     mca_coll_hdring_fallback_t fallback;
     bool fallback_retained;
     mca_coll_hdring_scratch_cache_t scratch;
@@ -109,16 +111,23 @@ void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
 hdring_coll_t mca_coll_hdring_core_coll(mca_coll_hdring_coll_t coll);
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll);
 
+/* ---- locality ---- */
+/* Builds m->topo for the communicator (may exchange through the fallback module, so after it is saved). */
+int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm);
+
 /* ---- decision ---- */
 typedef enum mca_coll_hdring_why {
     MCA_COLL_HDRING_WHY_FORCED,    /* coll_hdring_<coll>_algorithm */
     MCA_COLL_HDRING_WHY_UNORDERED, /* fallback: the forced algorithm cannot keep a non-commutative op's order */
+    MCA_COLL_HDRING_WHY_UNEVEN,    /* forced hierarchical on nodes of unequal size: its flat algorithm instead */
     MCA_COLL_HDRING_WHY_PLAN,      /* auto: the plan's segment (its own reason: threshold or model) */
 } mca_coll_hdring_why_t;
 
 typedef struct mca_coll_hdring_choice {
     bool fallback;    /* delegate to the saved lower-priority module */
     hdring_alg_t alg; /* otherwise run this */
+    hdring_alg_t phase[HDRING_NPHASES]; /* a hierarchical algorithm's phases */
+    hdring_alg_t forced; /* with MCA_COLL_HDRING_WHY_UNEVEN: the forced algorithm */
     mca_coll_hdring_why_t why;
     hdring_why_t plan_why; /* with MCA_COLL_HDRING_WHY_PLAN */
     size_t lo, hi;         /* the size range (or threshold) behind the choice, for the trace */
@@ -136,13 +145,22 @@ typedef struct mca_coll_hdring_call {
 void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
                             const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice);
 
+/* The arguments of a chosen algorithm: its phases, where the ranks sit (nodes, near_first), and, for calls in
+ * locality order (every call but a reduction that keeps operand order), rank b's block and the bcast root in that
+ * order. `blocks` receives the block description args points to. */
+void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdring_choice_t *choice,
+                          const hdring_partition_t *parts, bool ordered, hdring_blocks_t *blocks,
+                          hdring_args_t *args); /* args->count set by the caller, args->root a communicator rank */
+/* Whether a call runs in the communicator's locality order (transport and arguments). */
+static inline bool mca_coll_hdring_in_locality_order(bool ordered) { return !ordered; }
+
 /* ---- transport over the PML ---- */
 typedef struct mca_coll_hdring_pml {
     struct ompi_communicator_t *comm;
     struct ompi_datatype_t *dtype;
     struct ompi_op_t *op; /* NULL for collectives without reduction */
     int tag;
-    int root;             /* algorithm rank 0 is communicator rank root */
+    const int *rank_of;   /* algorithm rank -> communicator rank (the locality order); NULL: the same */
     ptrdiff_t extent;
     char *base[HDRING_NBUFS]; /* address of element 0 of each buffer */
     void *own_scratch;        /* scratch allocated for this call only (too large to cache) */
@@ -157,9 +175,10 @@ typedef struct mca_coll_hdring_pml {
     hdring_xport_t xport;
 } mca_coll_hdring_pml_t;
 
+/* locality_order: algorithm ranks are positions in the communicator's locality order (hdring_topo.h). */
 void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, const mca_coll_hdring_module_t *m,
                               struct ompi_communicator_t *comm, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                              int tag, int root);
+                              int tag, bool locality_order);
 /* Sends of exactly elements [off, off + count) of OUT read (n, type) at buf instead, which holds the same
  * bytes: allgather's own contribution in the send buffer. The peer then reads memory this rank has not just
  * written (its copy into OUT): at 2 ranks on shared memory, sending the freshly written OUT block measured

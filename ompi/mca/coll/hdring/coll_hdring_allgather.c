@@ -19,7 +19,9 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
     const int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
     mca_coll_hdring_choice_t choice;
     mca_coll_hdring_pml_t t;
-    hdring_partition_t blocks;
+    hdring_partition_t parts;
+    hdring_blocks_t blocks;
+    hdring_args_t args = {0};
     size_t type_size;
     int rc;
 
@@ -35,7 +37,7 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
         return m->fallback.allgather(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, m->fallback.allgather_module);
     }
 
-    mca_coll_hdring_pml_init(&t, m, comm, rdtype, NULL, MCA_COLL_BASE_TAG_ALLGATHER, 0);
+    mca_coll_hdring_pml_init(&t, m, comm, rdtype, NULL, MCA_COLL_BASE_TAG_ALLGATHER, true);
     t.base[HDRING_BUF_OUT] = rbuf;
     if (MPI_IN_PLACE != sbuf) {
         char *mine = (char *) rbuf + (ptrdiff_t) rank * (ptrdiff_t) rcount * t.extent;
@@ -45,11 +47,15 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
         }
         mca_coll_hdring_pml_same_bytes(&t, (size_t) rank * (size_t) rcount, (size_t) rcount, sbuf, scount, sdtype);
     }
-    if (HDRING_OK != hdring_partition_uniform(&blocks, p, (size_t) rcount)) {
+    if (HDRING_OK != hdring_partition_uniform(&parts, p, (size_t) rcount)) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    const hdring_args_t args = {.blocks = &blocks};
-    rc = hdring_run(&t.xport, choice.alg, &args);
-    hdring_partition_free(&blocks);
-    return mca_coll_hdring_pml_error(&t, rc);
+    mca_coll_hdring_args(m, &choice, &parts, false, &blocks, &args);
+    rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(choice.alg, p, &args));
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));
+        mca_coll_hdring_scratch_release(&t);
+    }
+    hdring_partition_free(&parts);
+    return rc;
 }

@@ -31,10 +31,13 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
         return m->fallback.allreduce(sbuf, rbuf, count, dtype, op, comm, m->fallback.allreduce_module);
     }
 
-    mca_coll_hdring_pml_init(&t, m, comm, dtype, op, MCA_COLL_BASE_TAG_ALLREDUCE, 0);
+    hdring_blocks_t none;
+    hdring_args_t args = {.count = (size_t) count};
+    mca_coll_hdring_args(m, &choice, NULL, call.ordered, &none, &args);
+    mca_coll_hdring_pml_init(&t, m, comm, dtype, op, MCA_COLL_BASE_TAG_ALLREDUCE,
+                             mca_coll_hdring_in_locality_order(call.ordered));
     t.base[HDRING_BUF_IN] = (char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf);
     t.base[HDRING_BUF_OUT] = rbuf;
-    const hdring_args_t args = {.count = (size_t) count, .ordered = call.ordered};
     rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(choice.alg, call.comm_size, &args));
     if (OMPI_SUCCESS != rc) {
         return rc;

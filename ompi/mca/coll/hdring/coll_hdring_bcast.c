@@ -41,8 +41,8 @@ static int convert(void *buf, int count, struct ompi_datatype_t *dtype, char *pa
     return OMPI_SUCCESS == rc && max_data != bytes ? OMPI_ERROR : rc;
 }
 
-/* A scatter algorithm on the message's bytes. */
-static int bcast_bytes(mca_coll_hdring_module_t *m, hdring_alg_t alg, void *buf, int count,
+/* An algorithm that cuts the message, on its bytes. */
+static int bcast_bytes(mca_coll_hdring_module_t *m, const mca_coll_hdring_choice_t *choice, void *buf, int count,
                        struct ompi_datatype_t *dtype, size_t bytes, int root, struct ompi_communicator_t *comm)
 {
     const bool contiguous = ompi_datatype_is_contiguous_memory_layout(dtype, count);
@@ -52,7 +52,10 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, hdring_alg_t alg, void *buf,
     char *packed = NULL;
     int rc = OMPI_SUCCESS;
 
-    mca_coll_hdring_pml_init(&t, m, comm, MPI_BYTE, NULL, MCA_COLL_BASE_TAG_BCAST, root);
+    hdring_blocks_t none;
+    hdring_args_t args = {.count = bytes, .root = root};
+    mca_coll_hdring_args(m, choice, NULL, false, &none, &args);
+    mca_coll_hdring_pml_init(&t, m, comm, MPI_BYTE, NULL, MCA_COLL_BASE_TAG_BCAST, true);
     if (contiguous) {
         ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
         t.base[HDRING_BUF_OUT] = (char *) buf + true_lb;
@@ -68,14 +71,24 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, hdring_alg_t alg, void *buf,
         }
     }
     if (OMPI_SUCCESS == rc) {
-        const hdring_args_t args = {.count = bytes};
-        rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, alg, &args));
+        rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice->alg, &args));
     }
     if (OMPI_SUCCESS == rc && !contiguous && !is_root) {
         rc = convert(buf, count, dtype, packed, bytes, false);
     }
     mca_coll_hdring_scratch_release(&t);
     return rc;
+}
+
+/* Whether the algorithm (or one of a hierarchical algorithm's phases) cuts the message in pieces: all but the
+ * binomial tree, which sends it whole. */
+static bool cuts_message(const mca_coll_hdring_choice_t *choice)
+{
+    bool cuts = HDRING_ALG_BCAST_BINOMIAL != choice->alg && HDRING_ALG_NONE == hdring_algorithm(choice->alg)->inner;
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        cuts |= HDRING_ALG_NONE != choice->phase[k] && HDRING_ALG_BCAST_BINOMIAL != choice->phase[k];
+    }
+    return cuts;
 }
 
 int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
@@ -97,11 +110,13 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
     if (choice.fallback) {
         return m->fallback.bcast(buf, count, dtype, root, comm, m->fallback.bcast_module);
     }
-    if (HDRING_ALG_BCAST_BINOMIAL != choice.alg) {
-        return bcast_bytes(m, choice.alg, buf, count, dtype, call.bytes, root, comm);
+    if (cuts_message(&choice)) {
+        return bcast_bytes(m, &choice, buf, count, dtype, call.bytes, root, comm);
     }
-    mca_coll_hdring_pml_init(&t, m, comm, dtype, NULL, MCA_COLL_BASE_TAG_BCAST, root);
+    hdring_blocks_t none;
+    hdring_args_t args = {.count = (size_t) count, .root = root};
+    mca_coll_hdring_args(m, &choice, NULL, false, &none, &args);
+    mca_coll_hdring_pml_init(&t, m, comm, dtype, NULL, MCA_COLL_BASE_TAG_BCAST, true);
     t.base[HDRING_BUF_OUT] = buf;
-    const hdring_args_t args = {.count = (size_t) count};
     return mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));
 }

@@ -294,6 +294,30 @@ static int hdring_register(void)
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
+    cfg->node_map = NULL;
+    rc = register_var("node_map",
+                      "Imposes where the processes sit instead of asking the runtime: a comma-separated list giving, "
+                      "for each rank of MPI_COMM_WORLD in order, a number naming its node (\"0,0,1,1\": ranks 0 "
+                      "and 1 share a node, 2 and 3 another). For machines whose runtime misreports locality, and "
+                      "for tests of the hierarchical algorithms on one machine. Only where ranks sit changes, so "
+                      "results stay correct whatever it says; a malformed map is reported and ignored. Empty "
+                      "(default): the runtime's host names",
+                      MCA_BASE_VAR_TYPE_STRING, NULL, OPAL_INFO_LVL_9, &cfg->node_map);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    cfg->node_map = NULL;
+    rc = register_var("node_map",
+                      "Imposes where the processes sit instead of asking the runtime: a comma-separated list giving, "
+                      "for each rank of MPI_COMM_WORLD in order, a number naming its node (\"0,0,1,1\": ranks 0 "
+                      "and 1 share a node, 2 and 3 another). For machines whose runtime misreports locality, and "
+                      "for tests of the hierarchical algorithms on one machine. Only where ranks sit changes, so "
+                      "results stay correct whatever it says; a malformed map is reported and ignored. Empty "
+                      "(default): the runtime's host names",
+                      MCA_BASE_VAR_TYPE_STRING, NULL, OPAL_INFO_LVL_9, &cfg->node_map);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
     cfg->max_message_elements = INT_MAX;
     rc = register_var("max_message_elements",
                       "Most elements one point-to-point message carries as a plain (count, datatype) pair, 1 to "

@@ -2,12 +2,14 @@
  * coll/hdring decision: which algorithm serves a call, and why. The only place that chooses.
  *
  * A forced algorithm (coll_hdring_<coll>_algorithm) runs when it can serve the call; a non-commutative
- * operation with an algorithm that reorders operands (ring) goes to the fallback. With auto, each communicator
- * builds on first use a plan per collective (hdring_plan.h): sizes up to coll_hdring_<coll>_small_bytes_<pof2|
- * npof2> (when set) use the latency algorithm, sizes from coll_hdring_<coll>_large_bytes_* (when set) the
- * bandwidth algorithm, and everything else the fastest the cost model (hdring_cost.h, with the coll_hdring_model_*
- * parameters: the network ones when the communicator's ranks sit on more than one node) predicts for the
- * communicator's size. The trace says which rule decided.
+ * operation with an algorithm that reorders operands (ring, the hierarchical ones) goes to the fallback, and a
+ * hierarchical algorithm forced on nodes of unequal size runs as its flat algorithm across all ranks. With
+ * auto, each communicator builds on first use a plan per collective (hdring_plan.h): sizes up to
+ * coll_hdring_<coll>_small_bytes_<pof2|npof2> (when set) use the latency algorithm, sizes from
+ * coll_hdring_<coll>_large_bytes_* (when set) the bandwidth algorithm, and everything else the fastest the cost
+ * model (hdring_cost.h) predicts for where the communicator's ranks sit: one node (coll_hdring_model_*), or
+ * several (the network's parameters between them, coll_hdring_model_network_*), flat or hierarchical. The
+ * trace says which rule decided.
  */
 #include "ompi_config.h"
 
@@ -19,11 +21,18 @@
 #include "coll_hdring.h"
 #include "hdring_cost.h"
 
-static hdring_cost_params_t model_params(const mca_coll_hdring_config_t *cfg, bool spans_nodes)
+static hdring_model_t model_of(const mca_coll_hdring_module_t *m, int p, bool ordered)
 {
-    const double latency_us = spans_nodes ? cfg->model_network_latency_us : cfg->model_latency_us;
-    const double bandwidth_mbs = spans_nodes ? cfg->model_network_bandwidth_mbs : cfg->model_bandwidth_mbs;
-    return hdring_cost_params_of(latency_us, bandwidth_mbs, cfg->model_reduce_mbs);
+    const mca_coll_hdring_config_t *cfg = &m->config;
+    hdring_model_t model = {
+        .p = p,
+        .ordered = ordered,
+        .shape = m->topo.shape,
+        .local = hdring_cost_params_of(cfg->model_latency_us, cfg->model_bandwidth_mbs, cfg->model_reduce_mbs),
+        .network = hdring_cost_params_of(cfg->model_network_latency_us, cfg->model_network_bandwidth_mbs,
+                                         cfg->model_reduce_mbs),
+    };
+    return model;
 }
 
 static void build_plan(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, int p, bool ordered,
@@ -32,13 +41,37 @@ static void build_plan(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t
     const int kind = hdring_is_pow2(p) ? HDRING_POF2 : HDRING_NPOF2;
     const hdring_plan_input_t in = {
         .coll = mca_coll_hdring_core_coll(coll),
-        .p = p,
-        .ordered = ordered,
+        .model = model_of(m, p, ordered),
         .small = m->config.small_bytes[coll][kind],
         .large = m->config.large_bytes[coll][kind],
-        .cost = model_params(&m->config, m->spans_nodes),
     };
     hdring_plan_build(&in, plan);
+}
+
+static void no_phases(hdring_alg_t *phase)
+{
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        phase[k] = HDRING_ALG_NONE;
+    }
+}
+
+static void choose_forced(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *call, int forced,
+                          mca_coll_hdring_choice_t *choice)
+{
+    const hdring_algorithm_t *row = hdring_algorithm(hdring_alg_by_value(mca_coll_hdring_core_coll(call->coll), forced));
+    choice->alg = row->id;
+    choice->why = MCA_COLL_HDRING_WHY_FORCED;
+    if (call->ordered && !row->keeps_order) {
+        choice->fallback = true;
+        choice->why = MCA_COLL_HDRING_WHY_UNORDERED;
+    } else if (HDRING_ALG_NONE != row->inner && 0 == m->topo.shape.ppn) {
+        choice->forced = row->id;
+        choice->alg = row->inner;
+        choice->why = MCA_COLL_HDRING_WHY_UNEVEN;
+    } else if (HDRING_ALG_NONE != row->inner) { /* the model chooses the phases within the nodes */
+        const hdring_model_t model = model_of(m, call->comm_size, call->ordered);
+        hdring_cost_time(row->id, &model, (double) call->bytes, choice->phase);
+    }
 }
 
 static void choose(mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice)
@@ -47,13 +80,9 @@ static void choose(mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *ca
 
     choice->fallback = false;
     choice->lo = choice->hi = 0;
+    no_phases(choice->phase);
     if (0 != forced) {
-        choice->alg = hdring_alg_by_value(mca_coll_hdring_core_coll(call->coll), forced);
-        choice->why = MCA_COLL_HDRING_WHY_FORCED;
-        if (call->ordered && !hdring_algorithm(choice->alg)->keeps_order) {
-            choice->fallback = true;
-            choice->why = MCA_COLL_HDRING_WHY_UNORDERED;
-        }
+        choose_forced(m, call, forced, choice);
         return;
     }
     mca_coll_hdring_plan_t *plan = &m->plan[call->coll][call->ordered ? 1 : 0];
@@ -63,37 +92,72 @@ static void choose(mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *ca
     }
     const hdring_plan_segment_t *seg = hdring_plan_lookup(&plan->plan, call->bytes, &choice->lo);
     choice->alg = seg->alg;
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        choice->phase[k] = seg->phase[k];
+    }
     choice->why = MCA_COLL_HDRING_WHY_PLAN;
     choice->plan_why = seg->why;
     choice->hi = seg->upto;
 }
 
-static void trace(const mca_coll_hdring_call_t *call, const mca_coll_hdring_choice_t *choice, bool spans_nodes)
+/* "; phases rhd, ring, ring" for a hierarchical algorithm, "" otherwise. */
+static void describe_phases(const mca_coll_hdring_choice_t *choice, char *out, size_t len)
+{
+    static const char *const names[HDRING_NPHASES] = {"first within nodes", "across", "then within nodes"};
+    int used = 0;
+    out[0] = '\0';
+    for (int k = 0; k < HDRING_NPHASES && used >= 0 && (size_t) used < len; ++k) {
+        if (HDRING_ALG_NONE != choice->phase[k]) {
+            used += snprintf(out + used, len - (size_t) used, "; %s %s", names[k], hdring_alg_name(choice->phase[k]));
+        }
+    }
+}
+
+static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *call,
+                  const mca_coll_hdring_choice_t *choice)
 {
     const char *coll = mca_coll_hdring_coll_name(call->coll);
     const char *kind = hdring_is_pow2(call->comm_size) ? "pof2" : "npof2";
-    const char *order = call->ordered ? "; op not commutative: no ring" : "";
-    char reason[200], upto[32];
+    const char *order = call->ordered ? "; op not commutative: rank order, no ring" : "";
+    char reason[256], upto[32], where[80] = "", phases[160];
 
     if (SIZE_MAX == choice->hi) {
         snprintf(upto, sizeof(upto), "up");
     } else {
         snprintf(upto, sizeof(upto), "to %zu B", choice->hi);
     }
-    if (MCA_COLL_HDRING_WHY_FORCED == choice->why) {
-        snprintf(reason, sizeof(reason), "forced by coll_hdring_%s_algorithm", coll);
-    } else if (MCA_COLL_HDRING_WHY_UNORDERED == choice->why) {
+    if (m->topo.shape.nodes > 1) {
+        char shape[64];
+        hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
+        snprintf(where, sizeof(where), " across %s", shape);
+    }
+    describe_phases(choice, phases, sizeof(phases));
+    switch (choice->why) {
+    case MCA_COLL_HDRING_WHY_FORCED:
+        snprintf(reason, sizeof(reason), "forced by coll_hdring_%s_algorithm%s", coll, phases);
+        break;
+    case MCA_COLL_HDRING_WHY_UNORDERED:
         snprintf(reason, sizeof(reason),
                  "forced by coll_hdring_%s_algorithm: %s reorders operands and the op is not commutative", coll,
                  hdring_alg_name(choice->alg));
-    } else if (HDRING_WHY_SMALL == choice->plan_why) {
-        snprintf(reason, sizeof(reason), "auto: <= coll_hdring_%s_small_bytes_%s = %zu%s", coll, kind, choice->hi,
-                 order);
-    } else if (HDRING_WHY_LARGE == choice->plan_why) {
-        snprintf(reason, sizeof(reason), "auto: >= coll_hdring_%s_large_bytes_%s = %zu", coll, kind, choice->lo);
-    } else {
-        snprintf(reason, sizeof(reason), "auto: cost model's fastest for p=%d%s from %zu B %s%s", call->comm_size,
-                 spans_nodes ? " across nodes" : "", choice->lo, upto, order);
+        break;
+    case MCA_COLL_HDRING_WHY_UNEVEN:
+        snprintf(reason, sizeof(reason),
+                 "forced %s by coll_hdring_%s_algorithm, but the nodes hold different numbers of ranks%s: its flat "
+                 "algorithm in node order", hdring_alg_name(choice->forced), coll, where);
+        break;
+    default:
+        if (HDRING_WHY_SMALL == choice->plan_why) {
+            snprintf(reason, sizeof(reason), "auto: <= coll_hdring_%s_small_bytes_%s = %zu%s", coll, kind,
+                     choice->hi, order);
+        } else if (HDRING_WHY_LARGE == choice->plan_why) {
+            snprintf(reason, sizeof(reason), "auto: >= coll_hdring_%s_large_bytes_%s = %zu", coll, kind,
+                     choice->lo);
+        } else {
+            snprintf(reason, sizeof(reason), "auto: cost model's fastest for p=%d%s from %zu B %s%s%s",
+                     call->comm_size, where, choice->lo, upto, phases, order);
+        }
+        break;
     }
     opal_output(mca_coll_hdring_component.output, "hdring: %s np=%d bytes=%zu alg=%s (%s)", coll, call->comm_size,
                 call->bytes, choice->fallback ? "fallback" : hdring_alg_name(choice->alg), reason);
@@ -104,6 +168,25 @@ void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicato
 {
     choose(m, call, choice);
     if (m->config.verbose >= 1 && 0 == ompi_comm_rank(comm)) {
-        trace(call, choice, m->spans_nodes);
+        trace(m, call, choice);
+    }
+}
+
+void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdring_choice_t *choice,
+                          const hdring_partition_t *parts, bool ordered, hdring_blocks_t *blocks,
+                          hdring_args_t *args)
+{
+    const bool renumbered = mca_coll_hdring_in_locality_order(ordered) && NULL != m->topo.order;
+    blocks->parts = parts;
+    blocks->block_of = renumbered ? m->topo.order : NULL;
+    blocks->owner_of = renumbered ? m->topo.vrank_of : NULL;
+    args->blocks = NULL == parts ? NULL : blocks;
+    args->ordered = ordered;
+    args->near_first = m->topo.shape.nodes > 1;
+    args->nodes = m->topo.shape.nodes;
+    args->ppn = m->topo.shape.ppn;
+    args->root = renumbered ? m->topo.vrank_of[args->root] : args->root;
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        args->phase[k] = choice->phase[k];
     }
 }

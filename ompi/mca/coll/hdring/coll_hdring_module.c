@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "opal/util/show_help.h"
-#include "ompi/group/group.h"
 #include "ompi/mca/coll/base/base.h"
 #include "ompi/mca/rte/rte.h"
 
@@ -37,6 +36,7 @@ static void release_fallback(mca_coll_hdring_module_t *m)
 
 static void hdring_module_construct(mca_coll_hdring_module_t *m)
 {
+    memset(&m->topo, 0, sizeof(m->topo));
     memset(&m->fallback, 0, sizeof(m->fallback));
     m->fallback_retained = false;
     m->scratch.mem = NULL;
@@ -48,6 +48,7 @@ static void hdring_module_destruct(mca_coll_hdring_module_t *m)
 {
     release_fallback(m);
     mca_coll_hdring_scratch_free(m);
+    hdring_topo_free(&m->topo);
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_hdring_module_t, mca_coll_base_module_t, hdring_module_construct,
@@ -85,7 +86,6 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
         return NULL;
     }
     mca_coll_hdring_config_snapshot(&m->config);
-    m->spans_nodes = ompi_group_have_remote_peers(comm->c_local_group);
     m->super.coll_module_enable = hdring_module_enable;
     m->super.coll_module_disable = hdring_module_disable;
     m->super.coll_allreduce = mca_coll_hdring_allreduce;
@@ -135,7 +135,13 @@ static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_comm
     OBJ_RETAIN(m->fallback.allgather_module);
     OBJ_RETAIN(m->fallback.bcast_module);
     m->fallback_retained = true;
-    return OMPI_SUCCESS;
+    /* Where the ranks sit, once per communicator. It only fails out of memory (or if the communicator cannot
+     * carry an allgather): then hdring does not serve this communicator. */
+    const int rc = mca_coll_hdring_locality(m, comm);
+    if (OMPI_SUCCESS != rc) {
+        release_fallback(m);
+    }
+    return rc;
 }
 
 static int hdring_module_disable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)

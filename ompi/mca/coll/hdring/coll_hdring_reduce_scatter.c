@@ -13,15 +13,17 @@
 
 #include "coll_hdring.h"
 
-static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const hdring_partition_t *blocks,
+static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const hdring_partition_t *parts,
                struct ompi_datatype_t *dtype, struct ompi_op_t *op, struct ompi_communicator_t *comm, int tag,
                const mca_coll_hdring_choice_t *choice, bool ordered)
 {
     mca_coll_hdring_pml_t t;
-    mca_coll_hdring_pml_init(&t, m, comm, dtype, op, tag, 0);
+    hdring_blocks_t blocks;
+    hdring_args_t args = {0};
+    mca_coll_hdring_args(m, choice, parts, ordered, &blocks, &args);
+    mca_coll_hdring_pml_init(&t, m, comm, dtype, op, tag, mca_coll_hdring_in_locality_order(ordered));
     t.base[HDRING_BUF_IN] = (char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf);
     t.base[HDRING_BUF_OUT] = rbuf;
-    const hdring_args_t args = {.blocks = blocks, .ordered = ordered};
     int rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(choice->alg, ompi_comm_size(comm), &args));
     if (OMPI_SUCCESS != rc) {
         return rc;

@@ -4,7 +4,8 @@
  * Element offsets become addresses through the datatype's extent, so derived datatypes work unchanged.
  * A message of more than coll_hdring_max_message_elements elements (INT_MAX by default; reduce_scatter and
  * allgather totals can exceed it) is still one PML message, of a derived datatype (pml_message below).
- * Algorithm ranks are rotated so that algorithm rank 0 is the root (bcast; 0 elsewhere).
+ * Algorithm ranks are communicator ranks, or, when the call runs in the communicator's locality order, the
+ * positions of that order (t->rank_of). Views (hdring_transport.h) are resolved here, per message.
  */
 #include "ompi_config.h"
 
@@ -25,7 +26,11 @@ static char *loc_addr(const mca_coll_hdring_pml_t *t, hdring_loc_t at)
     return t->base[at.buf] + (ptrdiff_t) at.off * t->extent;
 }
 
-static int comm_rank_of(const mca_coll_hdring_pml_t *t, int peer) { return (peer + t->root) % t->xport.size; }
+static int comm_rank_of(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x, int peer)
+{
+    const int rank = hdring_view_peer(x->view, peer);
+    return NULL == t->rank_of ? rank : t->rank_of[rank];
+}
 
 static int transport_failed(mca_coll_hdring_pml_t *t, int ompi_error)
 {
@@ -44,9 +49,11 @@ typedef struct pml_message {
     bool derived; /* type was made for this message: destroy it once the PML is done */
 } pml_message_t;
 
-static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send, pml_message_t *out)
+static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg,
+                       bool is_send, pml_message_t *out)
 {
-    if (is_send && NULL != t->same_bytes.buf && HDRING_BUF_OUT == msg->at.buf && t->same_bytes.off == msg->at.off
+    const hdring_loc_t at = hdring_view_loc(x->view, msg->at);
+    if (is_send && NULL != t->same_bytes.buf && HDRING_BUF_OUT == at.buf && t->same_bytes.off == at.off
         && t->same_bytes.count == msg->count) {
         out->addr = (char *) t->same_bytes.buf;
         out->n = t->same_bytes.n;
@@ -54,7 +61,7 @@ static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, 
         out->derived = false;
         return OMPI_SUCCESS;
     }
-    out->addr = loc_addr(t, msg->at);
+    out->addr = loc_addr(t, at);
     out->type = t->dtype;
     out->n = (int) msg->count;
     out->derived = false;
@@ -94,14 +101,14 @@ static void pml_message_release(pml_message_t *m)
     }
 }
 
-static int post(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send, ompi_request_t **req,
-                pml_message_t *m)
+static int post(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg, bool is_send,
+                ompi_request_t **req, pml_message_t *m)
 {
-    int rc = pml_message(t, msg, is_send, m);
+    int rc = pml_message(t, x, msg, is_send, m);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    const int peer = comm_rank_of(t, msg->peer);
+    const int peer = comm_rank_of(t, x, msg->peer);
     rc = is_send ? MCA_PML_CALL(isend(m->addr, m->n, m->type, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm, req))
                  : MCA_PML_CALL(irecv(m->addr, m->n, m->type, peer, t->tag, t->comm, req));
     if (OMPI_SUCCESS != rc) {
@@ -110,24 +117,25 @@ static int post(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send,
     return rc;
 }
 
-static int blocking_send(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg)
+static int blocking_send(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg)
 {
     pml_message_t m;
-    int rc = pml_message(t, msg, true, &m);
+    int rc = pml_message(t, x, msg, true, &m);
     if (OMPI_SUCCESS == rc) {
-        rc = MCA_PML_CALL(send(m.addr, m.n, m.type, comm_rank_of(t, msg->peer), t->tag, MCA_PML_BASE_SEND_STANDARD,
-                               t->comm));
+        rc = MCA_PML_CALL(send(m.addr, m.n, m.type, comm_rank_of(t, x, msg->peer), t->tag,
+                               MCA_PML_BASE_SEND_STANDARD, t->comm));
         pml_message_release(&m);
     }
     return rc;
 }
 
-static int blocking_recv(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg)
+static int blocking_recv(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg)
 {
     pml_message_t m;
-    int rc = pml_message(t, msg, false, &m);
+    int rc = pml_message(t, x, msg, false, &m);
     if (OMPI_SUCCESS == rc) {
-        rc = MCA_PML_CALL(recv(m.addr, m.n, m.type, comm_rank_of(t, msg->peer), t->tag, t->comm, MPI_STATUS_IGNORE));
+        rc = MCA_PML_CALL(recv(m.addr, m.n, m.type, comm_rank_of(t, x, msg->peer), t->tag, t->comm,
+                               MPI_STATUS_IGNORE));
         pml_message_release(&m);
     }
     return rc;
@@ -138,20 +146,21 @@ static int blocking_recv(mca_coll_hdring_pml_t *t, const hdring_msg_t *msg)
  * blocks (as Open MPI's own sendrecv does): the peer's message, large ones included, then finds its match
  * waiting instead of going through the unexpected queue, which measured 13-18% slower for 1-4 MiB exchanges
  * over shared memory. */
-static int exchange_simple(mca_coll_hdring_pml_t *t, const hdring_msg_t *send, const hdring_msg_t *recv)
+static int exchange_simple(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *send,
+                           const hdring_msg_t *recv)
 {
     pml_message_t r;
     ompi_request_t *req;
     int rc;
 
     if (NULL == send) {
-        rc = blocking_recv(t, recv);
+        rc = blocking_recv(t, x, recv);
     } else if (NULL == recv) {
-        rc = blocking_send(t, send);
+        rc = blocking_send(t, x, send);
     } else {
-        rc = post(t, recv, false, &req, &r);
+        rc = post(t, x, recv, false, &req, &r);
         if (OMPI_SUCCESS == rc) {
-            rc = blocking_send(t, send);
+            rc = blocking_send(t, x, send);
             if (OMPI_SUCCESS != rc) { /* withdraw the receive: the caller may free its buffer */
                 ompi_request_cancel(req);
             }
@@ -163,9 +172,10 @@ static int exchange_simple(mca_coll_hdring_pml_t *t, const hdring_msg_t *send, c
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
 }
 
-static int pml_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs, int nrecvs)
+static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
+                        int nrecvs)
 {
-    mca_coll_hdring_pml_t *t = ctx;
+    mca_coll_hdring_pml_t *t = x->ctx;
     ompi_request_t *stack_reqs[STACK_REQUESTS], **reqs = stack_reqs;
     pml_message_t stack_msgs[STACK_REQUESTS], *msgs = stack_msgs;
     const hdring_msg_t *one_send = NULL, *one_recv = NULL;
@@ -183,7 +193,7 @@ static int pml_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const 
         return HDRING_OK;
     }
     if (1 == nonempty || (2 == nonempty && NULL != one_send && NULL != one_recv)) {
-        return exchange_simple(t, one_send, one_recv);
+        return exchange_simple(t, x, one_send, one_recv);
     }
     if (nonempty > STACK_REQUESTS) {
         reqs = malloc((size_t) nonempty * sizeof(*reqs));
@@ -197,14 +207,14 @@ static int pml_exchange(void *ctx, const hdring_msg_t *sends, int nsends, const 
     /* Receives first, so a peer's send finds its match posted. */
     for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) {
         if (0 != recvs[i].count) {
-            rc = post(t, &recvs[i], false, &reqs[nreqs], &msgs[nreqs]);
+            rc = post(t, x, &recvs[i], false, &reqs[nreqs], &msgs[nreqs]);
             nreqs += OMPI_SUCCESS == rc;
         }
     }
     nrecv_reqs = nreqs;
     for (int i = 0; i < nsends && OMPI_SUCCESS == rc; ++i) {
         if (0 != sends[i].count) {
-            rc = post(t, &sends[i], true, &reqs[nreqs], &msgs[nreqs]);
+            rc = post(t, x, &sends[i], true, &reqs[nreqs], &msgs[nreqs]);
             nreqs += OMPI_SUCCESS == rc;
         }
     }
@@ -268,11 +278,12 @@ static int reduce_3buff(const mca_coll_hdring_pml_t *t, char *left, char *right,
     return rc;
 }
 
-static int pml_reduce(void *ctx, hdring_loc_t left_at, hdring_loc_t right_at, hdring_loc_t dst_at, size_t count,
-                      unsigned flags)
+static int pml_reduce(const hdring_xport_t *x, hdring_loc_t left_at, hdring_loc_t right_at, hdring_loc_t dst_at,
+                      size_t count, unsigned flags)
 {
-    mca_coll_hdring_pml_t *t = ctx;
-    char *left = loc_addr(t, left_at), *right = loc_addr(t, right_at), *dst = loc_addr(t, dst_at);
+    mca_coll_hdring_pml_t *t = x->ctx;
+    char *left = loc_addr(t, hdring_view_loc(x->view, left_at)), *right = loc_addr(t, hdring_view_loc(x->view, right_at));
+    char *dst = loc_addr(t, hdring_view_loc(x->view, dst_at));
     int rc = OMPI_SUCCESS;
 
     if (0 == count) {
@@ -293,10 +304,12 @@ static int pml_reduce(void *ctx, hdring_loc_t left_at, hdring_loc_t right_at, hd
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
 }
 
-static int pml_copy(void *ctx, hdring_loc_t src, hdring_loc_t dst, size_t count)
+static int pml_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count)
 {
-    mca_coll_hdring_pml_t *t = ctx;
-    int rc = 0 == count ? OMPI_SUCCESS : copy_range(t, loc_addr(t, dst), loc_addr(t, src), count);
+    mca_coll_hdring_pml_t *t = x->ctx;
+    int rc = 0 == count ? OMPI_SUCCESS
+                        : copy_range(t, loc_addr(t, hdring_view_loc(x->view, dst)), loc_addr(t, hdring_view_loc(x->view, src)),
+                                     count);
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
 }
 
@@ -308,15 +321,16 @@ static const hdring_transport_ops_t pml_ops = {
 
 void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, const mca_coll_hdring_module_t *m,
                               struct ompi_communicator_t *comm, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                              int tag, int root)
+                              int tag, bool locality_order)
 {
-    const int size = ompi_comm_size(comm);
+    const int size = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
+    const bool renumbered = locality_order && NULL != m->topo.order;
 
     t->comm = comm;
     t->dtype = dtype;
     t->op = op;
     t->tag = tag;
-    t->root = root;
+    t->rank_of = renumbered ? m->topo.order : NULL;
     ompi_datatype_type_extent(dtype, &t->extent);
     for (int b = 0; b < HDRING_NBUFS; ++b) {
         t->base[b] = NULL;
@@ -329,7 +343,8 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, const mca_coll_hdring_mo
     t->xport.ops = &pml_ops;
     t->xport.ctx = t;
     t->xport.size = size;
-    t->xport.rank = (ompi_comm_rank(comm) - root + size) % size;
+    t->xport.rank = renumbered ? m->topo.vrank_of[rank] : rank;
+    t->xport.view = NULL;
 }
 
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc)

@@ -40,7 +40,8 @@ static size_t binblocks_tmp(const hdring_binblocks_t *bb, const hdring_partition
  * blocks, block-0 rank bit_reverse(j). Deliver and collect move the pieces between positions and owners.
  *   BALANCED      p' equal positions of the vector, whatever the block sizes: every step stays balanced
  *                 (reduce_scatter, where every rank uses the same datatype).
- *   WHOLE_BLOCKS  position j is the blocks of the ranks vrank j stands for in the fold (one or two): split at
+ *   WHOLE_BLOCKS  position j is blocks fold_group_first(j) .. fold_group_first(j + 1) - 1 in memory order (the
+ *                 blocks of the ranks vrank j stands for in the fold, when blocks are in rank order): split at
  *                 block boundaries, which every rank places at the same byte even when ranks describe their
  *                 blocks with different (count, datatype) pairs, as allgather allows.
  * Release with layout_free(). */
@@ -62,6 +63,7 @@ static void layout_free(block_layout_t *bl)
 static int block_layout(const hdring_partition_t *blocks, holders_t holders, hdring_rhd_order_t order,
                         positions_kind_t kind, block_layout_t *bl)
 {
+    bl->holder = NULL;
     hdring_fold_t f;
     hdring_fold_init(&f, blocks->nparts);
     int rc = hdring_partition_balanced(&bl->positions, f.pof2, hdring_partition_total(blocks));
@@ -86,13 +88,13 @@ static int block_layout(const hdring_partition_t *blocks, holders_t holders, hdr
 }
 
 /* An allgather's first step: the layout, and every rank's block collected into the positions holding it. */
-static int collect_blocks(const hdring_xport_t *x, const hdring_partition_t *blocks, holders_t holders,
+static int collect_blocks(const hdring_xport_t *x, const hdring_blocks_t *blocks, holders_t holders,
                           hdring_rhd_order_t order, block_layout_t *bl)
 {
-    int rc = block_layout(blocks, holders, order, WHOLE_BLOCKS, bl);
+    int rc = block_layout(blocks->parts, holders, order, WHOLE_BLOCKS, bl);
     if (HDRING_OK == rc) {
-        rc = hdring_collect(x, blocks, &bl->layout,
-                            hdring_at(HDRING_BUF_OUT, hdring_part_offset(blocks, x->rank)), HDRING_BUF_OUT);
+        rc = hdring_collect(x, blocks, &bl->layout, hdring_at(HDRING_BUF_OUT, hdring_block_offset(blocks, x->rank)),
+                            HDRING_BUF_OUT);
         if (HDRING_OK != rc) {
             layout_free(bl);
         }
@@ -124,16 +126,17 @@ static hdring_buf_t after_fold(const hdring_fold_t *f, int rank, hdring_buf_t in
  */
 int hdring_run_allreduce_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    hdring_partition_t blocks;
-    int rc = hdring_partition_balanced(&blocks, x->size, a->count);
+    hdring_partition_t parts;
+    int rc = hdring_partition_balanced(&parts, x->size, a->count);
     if (HDRING_OK != rc) {
         return rc;
     }
+    const hdring_blocks_t blocks = {&parts, NULL, NULL};
     rc = hdring_ring_reduce_scatter_vector(x, &blocks, HDRING_BUF_IN, HDRING_BUF_OUT);
     if (HDRING_OK == rc) {
         rc = hdring_ring_allgather(x, &blocks, HDRING_BUF_OUT);
     }
-    hdring_partition_free(&blocks);
+    hdring_partition_free(&parts);
     return rc;
 }
 
@@ -292,9 +295,10 @@ int hdring_run_reduce_scatter_ring(const hdring_xport_t *x, const hdring_args_t 
 /*
  * RHD reduce-scatter: split fold onto p' survivors, recursive halving on p' balanced positions of the vector
  * (balanced whatever the block sizes), then every position's holder delivers the pieces of its position to
- * the blocks' owners. With an ordered operation the halving runs with distance doubling (positions end
- * bit-reversed); otherwise with distance halving (on p' = p with equal blocks, positions end at their owners
- * and delivery moves nothing). Any p, any block sizes (zeros too).
+ * the blocks' owners. With an ordered operation, or ranks on several nodes (near_first: the first, largest
+ * exchanges then stay within a node), the halving runs with distance doubling (positions end bit-reversed);
+ * otherwise with distance halving (on p' = p with equal blocks in rank order, positions end at their owners and
+ * delivery moves nothing). Any p, any block sizes (zeros too), blocks anywhere in the vector.
  * Cost, p' = p, equal blocks: l alpha + (p-1)/p n (beta + gamma) (+ alpha + n/p beta when ordered, p >= 4).
  *   Otherwise the fold adds 2 alpha + n beta + n/2 gamma, and delivery its busiest port (a few alpha + n/p'
  *   beta).
@@ -304,19 +308,20 @@ int hdring_run_reduce_scatter_ring(const hdring_xport_t *x, const hdring_args_t 
  */
 int hdring_run_reduce_scatter_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    const hdring_partition_t *blocks = a->blocks;
-    const hdring_rhd_order_t order = a->ordered ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
+    const hdring_blocks_t *blocks = a->blocks;
+    const hdring_rhd_order_t order =
+        a->ordered || a->near_first ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
     hdring_fold_t f;
     block_layout_t bl;
 
     hdring_fold_init(&f, x->size);
-    int rc = block_layout(blocks, HELD_BY_SURVIVORS, order, BALANCED, &bl);
+    int rc = block_layout(blocks->parts, HELD_BY_SURVIVORS, order, BALANCED, &bl);
     if (HDRING_OK != rc) {
         return rc;
     }
     const hdring_positions_t pos = {&bl.positions, 1};
     const hdring_group_t g = survivors(&f, x->rank);
-    rc = hdring_fold_split(x, &f, hdring_partition_total(blocks), HDRING_BUF_IN, HDRING_BUF_WORK);
+    rc = hdring_fold_split(x, &f, hdring_partition_total(blocks->parts), HDRING_BUF_IN, HDRING_BUF_WORK);
     if (HDRING_OK == rc && g.vrank >= 0) {
         rc = hdring_rhd_reduce_scatter(x, &g, order, &pos, after_fold(&f, x->rank, HDRING_BUF_IN, HDRING_BUF_WORK),
                                        HDRING_BUF_WORK);
@@ -337,12 +342,12 @@ int hdring_run_reduce_scatter_rhd(const hdring_xport_t *x, const hdring_args_t *
  */
 int hdring_run_reduce_scatter_binary_blocks(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    const hdring_partition_t *blocks = a->blocks;
+    const hdring_blocks_t *blocks = a->blocks;
     hdring_binblocks_t bb;
     block_layout_t bl;
 
     hdring_binblocks_init(&bb, x->size);
-    int rc = block_layout(blocks, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, BALANCED, &bl);
+    int rc = block_layout(blocks->parts, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, BALANCED, &bl);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -357,21 +362,21 @@ int hdring_run_reduce_scatter_binary_blocks(const hdring_xport_t *x, const hdrin
 hdring_scratch_t hdring_scratch_reduce_scatter_ring(int p, const hdring_args_t *a)
 {
     (void) p;
-    hdring_scratch_t need = {2 * hdring_partition_max_part(a->blocks), 0};
+    hdring_scratch_t need = {2 * hdring_partition_max_part(a->blocks->parts), 0};
     return need;
 }
 
 /* rhd and binary blocks: balanced positions over the whole vector, as allreduce's, accumulated in WORK */
 hdring_scratch_t hdring_scratch_reduce_scatter_rhd(int p, const hdring_args_t *a)
 {
-    const size_t total = hdring_partition_total(a->blocks);
+    const size_t total = hdring_partition_total(a->blocks->parts);
     hdring_scratch_t need = {allreduce_rhd_tmp(p, total), total};
     return need;
 }
 
 hdring_scratch_t hdring_scratch_reduce_scatter_binary_blocks(int p, const hdring_args_t *a)
 {
-    const size_t total = hdring_partition_total(a->blocks);
+    const size_t total = hdring_partition_total(a->blocks->parts);
     hdring_scratch_t need = {allreduce_binblocks_tmp(p, total), total};
     return need;
 }
@@ -381,8 +386,11 @@ hdring_scratch_t hdring_scratch_reduce_scatter_binary_blocks(int p, const hdring
 /*
  * RHD allgather on whole-block positions: position v is the blocks of the ranks vrank v stands for in the
  * fold, so a folded rank hands its block to its survivor, the p' survivors run recursive doubling (distance
- * 1, 2, 4, ...) and send the whole vector back to their folded partner. Any p, any block sizes, and blocks
- * may be described by different (count, datatype) pairs on different ranks.
+ * 1, 2, 4, ...) and send the whole vector back to their folded partner. With ranks on several nodes
+ * (near_first) the distances run p'/2, ..., 2, 1 instead, so the last, largest exchange stays within a node;
+ * position j is then held by vrank bit_reverse(j) and the collection moves more blocks. Any p, any block sizes,
+ * blocks anywhere in the vector, and blocks may be described by different (count, datatype) pairs on different
+ * ranks.
  * Cost, p' = p, equal blocks: l alpha + (p-1)/p n beta; otherwise, B = n/p:
  *   alpha + B beta (collect) + sum_k (alpha + (2^k + min(r, 2^k)) B beta) + alpha + n beta (unfold).
  * Trace p = 5: vrank 0 = {0, 1}; 0 sends block 0 to 1; 1, 2, 3, 4 exchange with distance 1 (1 sends blocks
@@ -390,22 +398,23 @@ hdring_scratch_t hdring_scratch_reduce_scatter_binary_blocks(int p, const hdring
  */
 int hdring_run_allgather_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    const hdring_partition_t *blocks = a->blocks;
+    const hdring_blocks_t *blocks = a->blocks;
+    const hdring_rhd_order_t order = a->near_first ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
     hdring_fold_t f;
     block_layout_t bl;
 
     hdring_fold_init(&f, x->size);
-    int rc = collect_blocks(x, blocks, HELD_BY_SURVIVORS, HDRING_RHD_DISTANCE_HALVING, &bl);
+    int rc = collect_blocks(x, blocks, HELD_BY_SURVIVORS, order, &bl);
     if (HDRING_OK != rc) {
         return rc;
     }
     const hdring_positions_t pos = {&bl.positions, 1};
     const hdring_group_t g = survivors(&f, x->rank);
     if (g.vrank >= 0) {
-        rc = hdring_rhd_allgather(x, &g, HDRING_RHD_DISTANCE_HALVING, &pos, HDRING_BUF_OUT);
+        rc = hdring_rhd_allgather(x, &g, order, &pos, HDRING_BUF_OUT);
     }
     if (HDRING_OK == rc) {
-        rc = hdring_unfold(x, &f, hdring_at(HDRING_BUF_OUT, 0), hdring_partition_total(blocks));
+        rc = hdring_unfold(x, &f, hdring_at(HDRING_BUF_OUT, 0), hdring_partition_total(blocks->parts));
     }
     layout_free(&bl);
     return rc;
@@ -424,7 +433,7 @@ int hdring_run_allgather_rhd(const hdring_xport_t *x, const hdring_args_t *a)
  */
 int hdring_run_allgather_binary_blocks(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    const hdring_partition_t *blocks = a->blocks;
+    const hdring_blocks_t *blocks = a->blocks;
     hdring_binblocks_t bb;
     block_layout_t bl;
 
@@ -479,34 +488,46 @@ hdring_scratch_t hdring_scratch_allgather_binary_blocks(int p, const hdring_args
  */
 static int bcast_scatter_allgather(const hdring_xport_t *x, hdring_alg_t allgather, size_t count)
 {
-    hdring_partition_t blocks;
-    int rc = hdring_partition_balanced(&blocks, x->size, count);
+    hdring_partition_t parts;
+    int rc = hdring_partition_balanced(&parts, x->size, count);
     if (HDRING_OK != rc) {
         return rc;
     }
-    rc = hdring_binomial_scatter(x, &blocks, HDRING_BUF_OUT);
+    rc = hdring_binomial_scatter(x, &parts, HDRING_BUF_OUT);
     if (HDRING_OK == rc) {
-        const hdring_args_t ag = {0, &blocks, false};
+        const hdring_blocks_t blocks = {&parts, NULL, NULL};
+        const hdring_args_t ag = {.blocks = &blocks};
         rc = hdring_run(x, allgather, &ag);
     }
-    hdring_partition_free(&blocks);
+    hdring_partition_free(&parts);
     return rc;
+}
+
+/* The bcast algorithms are written for root 0; a view rotates the ranks so that the root is. */
+static int from_root(const hdring_xport_t *x, const hdring_args_t *a, hdring_alg_t allgather)
+{
+    hdring_view_t v;
+    const hdring_xport_t rotated = hdring_view(x, &v, 0, 1, x->size, a->root);
+    if (HDRING_ALG_NONE == allgather) {
+        return hdring_binomial_bcast(&rotated, hdring_at(HDRING_BUF_OUT, 0), a->count);
+    }
+    return bcast_scatter_allgather(&rotated, allgather, a->count);
 }
 
 /* Binomial tree. Cost: L (alpha + n beta). For small messages. */
 int hdring_run_bcast_binomial(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    return hdring_binomial_bcast(x, hdring_at(HDRING_BUF_OUT, 0), a->count);
+    return from_root(x, a, HDRING_ALG_NONE);
 }
 
 int hdring_run_bcast_scatter_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    return bcast_scatter_allgather(x, HDRING_ALG_ALLGATHER_RHD, a->count);
+    return from_root(x, a, HDRING_ALG_ALLGATHER_RHD);
 }
 
 int hdring_run_bcast_scatter_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    return bcast_scatter_allgather(x, HDRING_ALG_ALLGATHER_RING, a->count);
+    return from_root(x, a, HDRING_ALG_ALLGATHER_RING);
 }
 
 hdring_scratch_t hdring_scratch_bcast_binomial(int p, const hdring_args_t *a)

@@ -18,6 +18,85 @@ static geometry_t geometry(int p)
 
 static double max2(double a, double b) { return a > b ? a : b; }
 
+/* ---- links ----
+ * The time of one message of a step: alpha + bytes * beta, with the parameters of the link it crosses. Within
+ * a node: the local parameters. Across nodes: the network's, with beta times the number of the step's messages
+ * that share a node's link in lockstep (its flows): every rank of a node in a step where all pair off across
+ * nodes, one in a ring (only the node's last rank sends across). When m->concurrent copies of the collective run
+ * at once on each node (the index groups of a hierarchical algorithm), they go at their own pace: each message
+ * takes its own alpha + bytes beta, and the link carries the copies' messages one after another, whichever is
+ * longer. Ranks are in locality order unless the operation keeps rank order; in rank order they are grouped by
+ * node only when mapped by slot (shape.node_major). */
+typedef struct link {
+    double alpha, beta;
+    int share; /* copies sharing the link */
+} link_t;
+
+/* `count` messages of `bytes` in all, one after another on one port */
+static double transfers(link_t lk, int count, double bytes)
+{
+    return max2(count * lk.alpha + bytes * lk.beta, lk.share * bytes * lk.beta);
+}
+
+static double transfer(link_t lk, double bytes) { return transfers(lk, 1, bytes); }
+
+static link_t local_link(const hdring_model_t *m)
+{
+    link_t lk = {m->local.alpha, m->local.beta, 1};
+    return lk;
+}
+
+static link_t network_link(const hdring_model_t *m, int flows)
+{
+    link_t lk = {m->network.alpha, m->network.beta * flows, m->concurrent};
+    return lk;
+}
+
+static int ranks_per_node(const hdring_model_t *m) { return m->shape.ppn > 0 ? m->shape.ppn : m->shape.ppn_max; }
+
+/* Ranks of a node are consecutive in the order the algorithm runs in. */
+static bool grouped(const hdring_model_t *m) { return !m->ordered || m->shape.node_major; }
+
+/* Partners at distance d in a step where every rank pairs off (recursive halving/doubling, folds): within the
+ * nodes when nodes hold aligned runs of 2d ranks; otherwise across, every rank of a node at once. */
+static link_t link_pairs(const hdring_model_t *m, int d)
+{
+    const int per_node = ranks_per_node(m);
+    if (1 == m->shape.nodes) {
+        return local_link(m);
+    }
+    if (grouped(m) && 0 == per_node % (2 * d)) {
+        return local_link(m);
+    }
+    return network_link(m, per_node);
+}
+
+/* Ring neighbours: one rank per node sends across when grouped, every rank otherwise. */
+static link_t link_ring(const hdring_model_t *m)
+{
+    if (1 == m->shape.nodes) {
+        return local_link(m);
+    }
+    return network_link(m, grouped(m) ? 1 : ranks_per_node(m));
+}
+
+/* A tree level (binomial bcast and scatter): senders `d` apart send to d ranks further, within a node when the
+ * node holds aligned runs of 2d ranks; across, one sender per node. */
+static link_t link_tree(const hdring_model_t *m, int d)
+{
+    if (1 == m->shape.nodes || (grouped(m) && 0 == ranks_per_node(m) % (2 * d))) {
+        return local_link(m);
+    }
+    return network_link(m, grouped(m) ? 1 : ranks_per_node(m));
+}
+
+/* Messages with no pattern (redistribution between positions and owners, hand-offs between binary blocks):
+ * across nodes, all of a node's ranks at once. */
+static link_t link_any(const hdring_model_t *m)
+{
+    return 1 == m->shape.nodes ? local_link(m) : network_link(m, ranks_per_node(m));
+}
+
 /* The sizes of the p' fine positions an RHD or binary-block schedule works on: `pairs` positions of two
  * units, then single units. Balanced positions have no pairs (unit n/p'); an allgather's whole-block
  * positions have r pairs of blocks (unit n/p). Schedules move aligned runs of positions, the first run of w
@@ -31,15 +110,22 @@ static double run_bytes(const position_sizes_t *s, int w) { return s->unit * (w 
 
 /* Recursive halving over `npos` positions, `steps` steps: step k moves (and, with gamma, reduces) a run of
  * npos/2^(k+1) of them. With gamma 0 it is also the recursive-doubling allgather, steps reversed. The rank
- * holding the first run moves the largest at every step and its partners are never later: exact. */
-static double halving(const position_sizes_t *s, int npos, int steps, const hdring_cost_params_t *c, double gamma)
+ * holding the first run moves the largest at every step and its partners are never later: exact on one node.
+ * Partners are 2^k apart (distance doubling) or npos/2^(k+1) (halving), times `spread` ranks per vrank (2 when
+ * a fold left every other rank out, roughly). */
+static double halving(const hdring_model_t *m, const position_sizes_t *s, int npos, int steps, bool doubling,
+                      int spread, double gamma)
 {
     double t = 0;
     for (int k = 0; k < steps; ++k) {
-        t += c->alpha + run_bytes(s, npos >> (k + 1)) * (c->beta + gamma);
+        const link_t lk = link_pairs(m, (doubling ? 1 << k : npos >> (k + 1)) * spread);
+        t += transfer(lk, run_bytes(s, npos >> (k + 1))) + run_bytes(s, npos >> (k + 1)) * gamma;
     }
     return t;
 }
+
+/* Ranks per vrank of an RHD schedule on the survivors of a fold. */
+static int fold_spread(const geometry_t *g) { return g->r > 0 ? 2 : 1; }
 
 /* ---- binary blocks ----
  * Reduce phase (per block b of s_b = 2^k_b ranks, position P_b = run of s_0/s_b fine positions):
@@ -56,14 +142,16 @@ typedef struct bb_phases {
     double ready[HDRING_MAX_LOG2_P + 1];   /* when block b (b >= 1) posts its broadcast-phase receives */
 } bb_phases_t;
 
-static void bb_reduce_phase(const hdring_binblocks_t *bb, const position_sizes_t *fine, const hdring_cost_params_t *c,
+static void bb_reduce_phase(const hdring_model_t *mo, const hdring_binblocks_t *bb, const position_sizes_t *fine,
                             bb_phases_t *out)
 {
     const int m = bb->nblocks, s0 = hdring_binblocks_size(bb, 0);
+    const link_t c = link_any(mo);
+    const double gamma = mo->local.gamma;
     double rs[HDRING_MAX_LOG2_P + 1], post = 0;
 
     for (int b = 0; b < m; ++b) {
-        rs[b] = halving(fine, s0, bb->log2_size[b], c, c->gamma);
+        rs[b] = halving(mo, fine, s0, bb->log2_size[b], true, 1, gamma);
     }
     if (1 == m) {
         out->red0 = rs[0];
@@ -75,77 +163,101 @@ static void bb_reduce_phase(const hdring_binblocks_t *bb, const position_sizes_t
         if (b == m - 1) {
             post = rs[b];
         }
-        const double last = post + (ratio - 1) * (c->alpha + piece * c->beta);
-        out->ready[b] = max2(last, rs[b - 1]) + c->alpha + piece * c->beta;
+        const double last = post + (ratio - 1) * transfer(c, piece);
+        out->ready[b] = max2(last, rs[b - 1]) + transfer(c, piece);
         /* block b-1 receives its piece and reduces it in, then posts its own hand-up */
-        post = max2(rs[b - 1], last) + c->alpha + piece * c->beta + piece * c->gamma;
+        post = max2(rs[b - 1], last) + transfer(c, piece) + piece * gamma;
     }
     out->red0 = post;
 }
 
 /* When block b (b >= 1) has received its position from block b-1, whose ranks send once `sender_ready`: the
  * last piece leaves after that, and all 2^(k(b-1)-kb) pieces queue on the receiving port after `ready`. */
-static double bb_hand_down(const hdring_binblocks_t *bb, int b, const position_sizes_t *fine, double sender_ready,
-                           double ready, const hdring_cost_params_t *c)
+static double bb_hand_down(const hdring_model_t *mo, const hdring_binblocks_t *bb, int b,
+                           const position_sizes_t *fine, double sender_ready, double ready)
 {
     const int s0 = hdring_binblocks_size(bb, 0);
     const int ratio = 1 << (bb->log2_size[b - 1] - bb->log2_size[b]);
-    const double last = sender_ready + c->alpha + run_bytes(fine, s0 >> bb->log2_size[b - 1]) * c->beta;
-    const double queued = ready + ratio * c->alpha + run_bytes(fine, s0 >> bb->log2_size[b]) * c->beta;
+    const link_t c = link_any(mo);
+    const double last = sender_ready + transfer(c, run_bytes(fine, s0 >> bb->log2_size[b - 1]));
+    const double queued = ready + transfers(c, ratio, run_bytes(fine, s0 >> bb->log2_size[b]));
     return max2(last, queued);
 }
 
-static double bb_broadcast_phase(const hdring_binblocks_t *bb, const position_sizes_t *fine,
-                                 const hdring_cost_params_t *c, const bb_phases_t *ph)
+static double bb_broadcast_phase(const hdring_model_t *mo, const hdring_binblocks_t *bb,
+                                 const position_sizes_t *fine, const bb_phases_t *ph)
 {
     const int m = bb->nblocks, s0 = hdring_binblocks_size(bb, 0);
     double arrival = ph->red0, finish = 0;
 
     for (int b = 0; b < m; ++b) {
         if (b > 0) {
-            arrival = bb_hand_down(bb, b, fine, arrival, ph->ready[b], c);
+            arrival = bb_hand_down(mo, bb, b, fine, arrival, ph->ready[b]);
         }
         /* the block allgathers after its hand-down completes, i.e. when the next block's arrival is known */
-        const double handed = b < m - 1 ? bb_hand_down(bb, b + 1, fine, arrival, ph->ready[b + 1], c) : arrival;
-        finish = max2(finish, handed + halving(fine, s0, bb->log2_size[b], c, 0));
+        const double handed = b < m - 1 ? bb_hand_down(mo, bb, b + 1, fine, arrival, ph->ready[b + 1]) : arrival;
+        finish = max2(finish, handed + halving(mo, fine, s0, bb->log2_size[b], true, 1, 0));
     }
     return finish;
 }
 
 /* ---- per collective ---- */
 
-double hdring_cost_allreduce_ring(int p, double n, bool ordered, const hdring_cost_params_t *c)
+double hdring_cost_allreduce_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    (void) ordered;
-    return 2 * (p - 1) * c->alpha + 2.0 * (p - 1) / p * n * c->beta + (p - 1.0) / p * n * c->gamma;
+    const link_t lk = link_ring(m);
+    const double p = m->p;
+    (void) self, (void) phase;
+    return 2 * (p - 1) * transfer(lk, n / p) + (p - 1) / p * n * m->local.gamma;
 }
 
-double hdring_cost_allreduce_rhd(int p, double n, bool ordered, const hdring_cost_params_t *c)
+/* The split fold of p ranks onto p' (partners 1 apart): 2 alpha + n beta + n/2 gamma; 0 on powers of two. */
+static double fold_time(const hdring_model_t *m, const geometry_t *g, double n)
 {
-    const geometry_t g = geometry(p);
-    const double a = c->alpha, be = c->beta, ga = c->gamma, q = g.pof2;
-    (void) ordered;
-    return 2 * g.l * a + 2 * (q - 1) / q * n * be + (q - 1) / q * n * ga +
-           (g.r > 0 ? 3 * a + 2 * n * be + n / 2 * ga : 0);
+    const link_t lk = link_pairs(m, 1);
+    return g->r > 0 ? 2 * transfer(lk, n / 2) + n / 2 * m->local.gamma : 0;
 }
 
-double hdring_cost_allreduce_recursive_doubling(int p, double n, bool ordered, const hdring_cost_params_t *c)
+/* Sending the whole vector back to the folded ranks. */
+static double unfold_time(const hdring_model_t *m, const geometry_t *g, double n)
 {
-    const geometry_t g = geometry(p);
-    (void) ordered;
-    return g.l * (c->alpha + n * c->beta + n * c->gamma) +
-           (g.r > 0 ? 2 * c->alpha + 2 * n * c->beta + n * c->gamma : 0);
+    const link_t lk = link_pairs(m, 1);
+    return g->r > 0 ? transfer(lk, n) : 0;
 }
 
-double hdring_cost_allreduce_binary_blocks(int p, double n, bool ordered, const hdring_cost_params_t *c)
+double hdring_cost_allreduce_rhd(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    const geometry_t g = geometry(m->p);
+    const position_sizes_t even = {n / g.pof2, 0};
+    (void) self, (void) phase;
+    return fold_time(m, &g, n) + halving(m, &even, g.pof2, g.l, true, fold_spread(&g), m->local.gamma) +
+           halving(m, &even, g.pof2, g.l, true, fold_spread(&g), 0) + unfold_time(m, &g, n);
+}
+
+double hdring_cost_allreduce_recursive_doubling(hdring_alg_t self, const hdring_model_t *m, double n,
+                                                hdring_alg_t *phase)
+{
+    const geometry_t g = geometry(m->p);
+    const link_t fold = link_pairs(m, 1);
+    double t = g.r > 0 ? 2 * transfer(fold, n) + n * m->local.gamma : 0;
+    (void) self, (void) phase;
+    for (int k = 0; k < g.l; ++k) {
+        const link_t lk = link_pairs(m, (1 << k) * fold_spread(&g));
+        t += transfer(lk, n) + n * m->local.gamma;
+    }
+    return t;
+}
+
+double hdring_cost_allreduce_binary_blocks(hdring_alg_t self, const hdring_model_t *m, double n,
+                                           hdring_alg_t *phase)
 {
     hdring_binblocks_t bb;
     bb_phases_t ph;
-    (void) ordered;
-    hdring_binblocks_init(&bb, p);
+    (void) self, (void) phase;
+    hdring_binblocks_init(&bb, m->p);
     const position_sizes_t fine = {n / hdring_binblocks_size(&bb, 0), 0};
-    bb_reduce_phase(&bb, &fine, c, &ph);
-    return bb_broadcast_phase(&bb, &fine, c, &ph);
+    bb_reduce_phase(m, &bb, &fine, &ph);
+    return bb_broadcast_phase(m, &bb, &fine, &ph);
 }
 
 /* Where a reduce_scatter's result or an allgather's input sits between the collective's core and the ranks
@@ -161,40 +273,50 @@ typedef struct positions_model {
     bool whole_blocks; /* position j = the blocks of fold group j; otherwise p' equal positions */
 } positions_model_t;
 
-static uint64_t position_start(const positions_model_t *m, int j)
+static uint64_t position_start(const positions_model_t *pm, int j)
 {
-    const uint64_t p = (uint64_t) m->g->p, q = (uint64_t) m->g->pof2;
-    if (j >= m->g->pof2) {
+    const uint64_t p = (uint64_t) pm->g->p, q = (uint64_t) pm->g->pof2;
+    if (j >= pm->g->pof2) {
         return p * q;
     }
-    return m->whole_blocks ? (uint64_t) hdring_fold_group_first(&m->fold, j) * q : (uint64_t) j * p;
+    return pm->whole_blocks ? (uint64_t) hdring_fold_group_first(&pm->fold, j) * q : (uint64_t) j * p;
 }
 
-static int position_holder(const positions_model_t *m, int j)
+static int position_holder(const positions_model_t *pm, int j)
 {
-    const int v = hdring_rhd_position_holder(m->order, m->g->l, j);
-    return HELD_BY_BLOCK0 == m->holders ? v : hdring_fold_survivor(&m->fold, v);
+    const int v = hdring_rhd_position_holder(pm->order, pm->g->l, j);
+    return HELD_BY_BLOCK0 == pm->holders ? v : hdring_fold_survivor(&pm->fold, v);
+}
+
+/* Ranks renumbered into locality order own the blocks of other positions: every piece moves. */
+static bool renumbered(const hdring_model_t *m) { return !m->ordered && !m->shape.node_major; }
+
+/* Schedules that can choose put their largest exchanges within nodes when ranks sit on several (near_first). */
+static hdring_rhd_order_t vector_order(const hdring_model_t *m, hdring_rhd_order_t alone)
+{
+    return m->ordered || m->shape.nodes > 1 ? HDRING_RHD_DISTANCE_DOUBLING : alone;
 }
 
 /* Deliver (and its reverse, collect): every piece where a position and a block overlap moves unless the
  * position's holder owns the block. Bounded by the busiest port, a rank's sends and receives overlapping. A
  * rank holds one position and owns one block, so one walk over the overlaps sums both. */
-static double layout_time(holders_t holders, hdring_rhd_order_t order, bool whole_blocks, const geometry_t *g,
-                          double n, const hdring_cost_params_t *c)
+static double layout_time(const hdring_model_t *m, holders_t holders, hdring_rhd_order_t order, bool whole_blocks,
+                          bool all_move, const geometry_t *g, double n)
 {
-    positions_model_t m = {g, {0}, holders, order, whole_blocks};
+    positions_model_t pm = {g, {0}, holders, order, whole_blocks};
     const uint64_t block_units = (uint64_t) g->pof2;
     const double unit = n / ((double) g->p * g->pof2);
+    const link_t lk = link_any(m);
     double sends = 0, receives = 0, busiest = 0;
 
-    hdring_fold_init(&m.fold, g->p);
+    hdring_fold_init(&pm.fold, g->p);
     for (int j = 0, b = 0; j < g->pof2 && b < g->p;) {
-        const uint64_t pos_begin = position_start(&m, j), pos_end = position_start(&m, j + 1);
+        const uint64_t pos_begin = position_start(&pm, j), pos_end = position_start(&pm, j + 1);
         const uint64_t block_begin = (uint64_t) b * block_units, block_end = block_begin + block_units;
         const uint64_t from = pos_begin > block_begin ? pos_begin : block_begin;
         const uint64_t to = pos_end < block_end ? pos_end : block_end;
-        if (to > from && position_holder(&m, j) != b) {
-            const double t = c->alpha + (double) (to - from) * unit * c->beta;
+        if (to > from && (all_move || position_holder(&pm, j) != b)) {
+            const double t = transfer(lk, (double) (to - from) * unit);
             sends += t;
             receives += t;
         }
@@ -212,90 +334,203 @@ static double layout_time(holders_t holders, hdring_rhd_order_t order, bool whol
     return busiest;
 }
 
-double hdring_cost_reduce_scatter_ring(int p, double n, bool ordered, const hdring_cost_params_t *c)
+double hdring_cost_reduce_scatter_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    (void) ordered;
-    return (p - 1) * (c->alpha + n / p * (c->beta + c->gamma));
+    const link_t lk = link_ring(m);
+    (void) self, (void) phase;
+    return (m->p - 1) * (transfer(lk, n / m->p) + n / m->p * m->local.gamma);
 }
 
-/* The fold of a reduce-scatter onto p' survivors (split form), 0 on powers of two. */
-static double fold_time(const geometry_t *g, double n, const hdring_cost_params_t *c)
+double hdring_cost_reduce_scatter_rhd(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    return g->r > 0 ? 2 * c->alpha + n * c->beta + n / 2 * c->gamma : 0;
-}
-
-double hdring_cost_reduce_scatter_rhd(int p, double n, bool ordered, const hdring_cost_params_t *c)
-{
-    const geometry_t g = geometry(p);
+    const geometry_t g = geometry(m->p);
     const position_sizes_t even = {n / g.pof2, 0};
-    const hdring_rhd_order_t order = ordered ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
-    return fold_time(&g, n, c) + halving(&even, g.pof2, g.l, c, c->gamma) +
-           layout_time(HELD_BY_SURVIVORS, order, false, &g, n, c);
+    const hdring_rhd_order_t order = vector_order(m, HDRING_RHD_DISTANCE_HALVING);
+    (void) self, (void) phase;
+    return fold_time(m, &g, n) +
+           halving(m, &even, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), m->local.gamma) +
+           layout_time(m, HELD_BY_SURVIVORS, order, false, renumbered(m), &g, n);
 }
 
-double hdring_cost_reduce_scatter_binary_blocks(int p, double n, bool ordered, const hdring_cost_params_t *c)
+double hdring_cost_reduce_scatter_binary_blocks(hdring_alg_t self, const hdring_model_t *m, double n,
+                                                hdring_alg_t *phase)
 {
-    const geometry_t g = geometry(p);
+    const geometry_t g = geometry(m->p);
     const position_sizes_t even = {n / g.pof2, 0};
     hdring_binblocks_t bb;
     bb_phases_t ph;
-    (void) ordered;
-    hdring_binblocks_init(&bb, p);
-    bb_reduce_phase(&bb, &even, c, &ph);
-    return ph.red0 + layout_time(HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, false, &g, n, c);
+    (void) self, (void) phase;
+    hdring_binblocks_init(&bb, m->p);
+    bb_reduce_phase(m, &bb, &even, &ph);
+    return ph.red0 + layout_time(m, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, false, renumbered(m), &g, n);
 }
 
-double hdring_cost_allgather_ring(int p, double n, bool ordered, const hdring_cost_params_t *c)
+double hdring_cost_allgather_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    (void) ordered;
-    return (p - 1) * (c->alpha + n / p * c->beta);
+    const link_t lk = link_ring(m);
+    (void) self, (void) phase;
+    return (m->p - 1) * transfer(lk, n / m->p);
 }
 
 /* collect, allgather among the survivors, unfold */
-double hdring_cost_allgather_rhd(int p, double n, bool ordered, const hdring_cost_params_t *c)
+static double allgather_rhd_time(const hdring_model_t *m, double n, hdring_rhd_order_t order, bool all_move)
 {
-    const geometry_t g = geometry(p);
+    const geometry_t g = geometry(m->p);
     const position_sizes_t whole_blocks = {n / g.p, g.r};
-    (void) ordered;
-    return layout_time(HELD_BY_SURVIVORS, HDRING_RHD_DISTANCE_HALVING, true, &g, n, c) +
-           halving(&whole_blocks, g.pof2, g.l, c, 0) + (g.r > 0 ? c->alpha + n * c->beta : 0);
+    return layout_time(m, HELD_BY_SURVIVORS, order, true, all_move, &g, n) +
+           halving(m, &whole_blocks, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), 0) +
+           unfold_time(m, &g, n);
 }
 
-double hdring_cost_allgather_binary_blocks(int p, double n, bool ordered, const hdring_cost_params_t *c)
+double hdring_cost_allgather_rhd(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    const geometry_t g = geometry(p);
+    (void) self, (void) phase;
+    return allgather_rhd_time(m, n, vector_order(m, HDRING_RHD_DISTANCE_HALVING), renumbered(m));
+}
+
+double hdring_cost_allgather_binary_blocks(hdring_alg_t self, const hdring_model_t *m, double n,
+                                           hdring_alg_t *phase)
+{
+    const geometry_t g = geometry(m->p);
     const position_sizes_t whole_blocks = {n / g.p, g.r};
     hdring_binblocks_t bb;
     bb_phases_t ph;
-    (void) ordered;
-    hdring_binblocks_init(&bb, p);
-    ph.red0 = layout_time(HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, true, &g, n, c);
+    (void) self, (void) phase;
+    hdring_binblocks_init(&bb, m->p);
+    ph.red0 = layout_time(m, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, true, renumbered(m), &g, n);
     for (int b = 1; b < bb.nblocks; ++b) {
         ph.ready[b] = ph.red0;
     }
-    return bb_broadcast_phase(&bb, &whole_blocks, c, &ph);
+    return bb_broadcast_phase(m, &bb, &whole_blocks, &ph);
 }
 
-/* the binomial scatter of bcast's scatter algorithms */
-static double scatter_time(int p, double n, const hdring_cost_params_t *c)
+/* The root's sends down a binomial tree, queued on its port: to the subtree of 2^k ranks (at most p - 2^k),
+ * largest first, at distance 2^k; each the whole message (bcast) or the subtree's blocks (scatter). */
+static double tree_time(const hdring_model_t *m, double n, bool scatter)
 {
-    return hdring_ceil_log2(p) * c->alpha + (p - 1.0) / p * n * c->beta;
+    double t = 0;
+    for (int k = hdring_ceil_log2(m->p) - 1; k >= 0; --k) {
+        const link_t lk = link_tree(m, 1 << k);
+        const int subtree = (1 << k) < m->p - (1 << k) ? 1 << k : m->p - (1 << k);
+        t += transfer(lk, scatter ? n * subtree / m->p : n);
+    }
+    return t;
 }
 
-double hdring_cost_bcast_binomial(int p, double n, bool ordered, const hdring_cost_params_t *c)
+double hdring_cost_bcast_binomial(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    (void) ordered;
-    return hdring_ceil_log2(p) * (c->alpha + n * c->beta);
+    (void) self, (void) phase;
+    return tree_time(m, n, false);
 }
 
-double hdring_cost_bcast_scatter_ring(int p, double n, bool ordered, const hdring_cost_params_t *c)
+double hdring_cost_bcast_scatter_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    return scatter_time(p, n, c) + hdring_cost_allgather_ring(p, n, ordered, c);
+    return tree_time(m, n, true) + hdring_cost_allgather_ring(self, m, n, phase);
 }
 
-double hdring_cost_bcast_scatter_rhd(int p, double n, bool ordered, const hdring_cost_params_t *c)
+/* the allgather runs on the scatter's blocks, in rank order from the root */
+double hdring_cost_bcast_scatter_rhd(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    return scatter_time(p, n, c) + hdring_cost_allgather_rhd(p, n, ordered, c);
+    (void) self, (void) phase;
+    return tree_time(m, n, true) + allgather_rhd_time(m, n, HDRING_RHD_DISTANCE_HALVING, false);
+}
+
+/* ---- hierarchical ---- */
+
+/* The sub-models of a grid of N nodes x L ranks: one node (L ranks, local links) and one index group (N ranks,
+ * one per node, each node's link shared by `flows` groups). */
+static hdring_model_t node_model(const hdring_model_t *m)
+{
+    hdring_model_t sub = *m;
+    sub.p = m->shape.ppn;
+    sub.ordered = false;
+    sub.shape = hdring_shape_single(sub.p);
+    return sub;
+}
+
+static hdring_model_t index_model(const hdring_model_t *m, int concurrent)
+{
+    hdring_model_t sub = *m;
+    sub.p = m->shape.nodes;
+    sub.ordered = false;
+    sub.shape.nodes = sub.p;
+    sub.shape.ppn = sub.shape.ppn_max = 1;
+    sub.shape.node_major = sub.shape.index_major = true;
+    sub.concurrent = concurrent;
+    return sub;
+}
+
+/* The fastest flat algorithm of a collective on a sub-model; its time in *t. */
+static hdring_alg_t fastest_flat(hdring_coll_t coll, const hdring_model_t *m, double n, double *t)
+{
+    hdring_alg_t algs[HDRING_NALGS], best = HDRING_ALG_NONE;
+    const int nalgs = hdring_algorithms_of(coll, algs);
+    *t = 0;
+    for (int a = 0; a < nalgs; ++a) {
+        if (HDRING_ALG_NONE != hdring_algorithm(algs[a])->inner) {
+            continue;
+        }
+        const double ta = hdring_cost_time(algs[a], m, n, NULL);
+        if (HDRING_ALG_NONE == best || hdring_cost_faster(ta, *t)) {
+            best = algs[a];
+            *t = ta;
+        }
+    }
+    return best;
+}
+
+/* A local copy of n bytes (regrid): at the local link's speed. */
+static double copy_time(const hdring_model_t *m, double n) { return n * m->local.beta; }
+
+double hdring_cost_allreduce_hier(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    const hdring_model_t node = node_model(m), across = index_model(m, m->shape.ppn);
+    double first, last;
+    phase[HDRING_PHASE_INTRA_FIRST] = fastest_flat(HDRING_COLL_REDUCE_SCATTER, &node, n, &first);
+    phase[HDRING_PHASE_INTER] = hdring_algorithm(self)->inner;
+    phase[HDRING_PHASE_INTRA_LAST] = fastest_flat(HDRING_COLL_ALLGATHER, &node, n, &last);
+    return first + hdring_cost_time(phase[HDRING_PHASE_INTER], &across, n / m->shape.ppn, NULL) + last;
+}
+
+double hdring_cost_reduce_scatter_hier(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    const hdring_model_t node = node_model(m), across = index_model(m, m->shape.ppn);
+    double first;
+    phase[HDRING_PHASE_INTRA_FIRST] = fastest_flat(HDRING_COLL_REDUCE_SCATTER, &node, n, &first);
+    phase[HDRING_PHASE_INTER] = hdring_algorithm(self)->inner;
+    phase[HDRING_PHASE_INTRA_LAST] = HDRING_ALG_NONE;
+    return (m->shape.index_major ? 0 : copy_time(m, n)) + first +
+           hdring_cost_time(phase[HDRING_PHASE_INTER], &across, n / m->shape.ppn, NULL);
+}
+
+double hdring_cost_allgather_hier(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    const hdring_model_t node = node_model(m), across = index_model(m, m->shape.ppn);
+    double last;
+    phase[HDRING_PHASE_INTRA_FIRST] = HDRING_ALG_NONE;
+    phase[HDRING_PHASE_INTER] = hdring_algorithm(self)->inner;
+    phase[HDRING_PHASE_INTRA_LAST] = fastest_flat(HDRING_COLL_ALLGATHER, &node, n, &last);
+    return hdring_cost_time(phase[HDRING_PHASE_INTER], &across, n / m->shape.ppn, NULL) + last +
+           (m->shape.index_major ? 0 : copy_time(m, n));
+}
+
+double hdring_cost_bcast_hier(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    const hdring_model_t node = node_model(m), across = index_model(m, 1);
+    double last;
+    phase[HDRING_PHASE_INTRA_FIRST] = HDRING_ALG_NONE;
+    phase[HDRING_PHASE_INTER] = hdring_algorithm(self)->inner;
+    phase[HDRING_PHASE_INTRA_LAST] = fastest_flat(HDRING_COLL_BCAST, &node, n, &last);
+    return hdring_cost_time(phase[HDRING_PHASE_INTER], &across, n, NULL) + last;
+}
+
+bool hdring_cost_applies(hdring_alg_t alg, const hdring_model_t *m)
+{
+    const hdring_algorithm_t *row = hdring_algorithm(alg);
+    if (NULL == row || (m->ordered && !row->keeps_order)) {
+        return false;
+    }
+    return HDRING_ALG_NONE == row->inner || (m->shape.nodes > 1 && m->shape.ppn > 1);
 }
 
 hdring_cost_params_t hdring_cost_params_of(double latency_us, double bandwidth_mbs, double reduce_mbs)
@@ -304,13 +539,21 @@ hdring_cost_params_t hdring_cost_params_of(double latency_us, double bandwidth_m
     return c;
 }
 
-double hdring_cost_time(hdring_alg_t alg, int p, double n, bool ordered, const hdring_cost_params_t *c)
+hdring_model_t hdring_model_single(int p, bool ordered, const hdring_cost_params_t *c)
+{
+    hdring_model_t m = {p, ordered, hdring_shape_single(p), 1, *c, *c};
+    return m;
+}
+
+double hdring_cost_time(hdring_alg_t alg, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
     const hdring_algorithm_t *row = hdring_algorithm(alg);
+    hdring_alg_t unused[HDRING_NPHASES];
     if (NULL == row) {
         return -1;
     }
-    return p <= 1 ? 0 : row->cost(p, n, ordered, c);
+    const double t = row->cost(alg, m, n, NULL == phase ? unused : phase); /* also chooses a hierarchy's phases */
+    return m->p <= 1 ? 0 : t;
 }
 
 /* ---- volumes ---- */
@@ -384,5 +627,24 @@ hdring_volume_t hdring_cost_volume(hdring_alg_t alg, int p, int rank, double n)
         return 0 == g.r ? volume(n - B, n - B, 0) : volume(-1, -1, -1);
     default:
         return volume(-1, -1, -1);
+    }
+}
+
+double hdring_cost_link_bytes(hdring_alg_t alg, const hdring_model_t *m, int node, double n)
+{
+    const hdring_algorithm_t *row = hdring_algorithm(alg);
+    if (NULL == row || m->shape.nodes < 2 || m->shape.ppn < 1 || !grouped(m)) {
+        return -1;
+    }
+    if (HDRING_ALG_NONE != row->inner) { /* the node's ranks each carry 1/L of the index groups' vector */
+        return hdring_cost_volume(row->inner, m->shape.nodes, node, n).sent;
+    }
+    switch (alg) { /* one rank of each node sends across: the ring's per-rank volume */
+    case HDRING_ALG_ALLREDUCE_RING:
+    case HDRING_ALG_REDUCE_SCATTER_RING:
+    case HDRING_ALG_ALLGATHER_RING:
+        return hdring_cost_volume(alg, m->p, 0, n).sent;
+    default:
+        return -1;
     }
 }

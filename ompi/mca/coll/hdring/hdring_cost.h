@@ -1,16 +1,29 @@
 /*
- * hdring cost model: the alpha-beta-gamma time of every algorithm in closed form, MPI-free.
+ * hdring cost model: the alpha-beta-gamma time of every algorithm, MPI-free.
  *
  * The model is the simulator's (test/sim): a message of b bytes takes alpha + b beta once both ends have
  * posted it, each rank has one send and one receive port (messages of one exchange queue on a port), sends
  * are synchronous, reducing b bytes takes b gamma, copies are free. n is the whole vector in bytes
  * (reduce_scatter and allgather: p equal blocks of n/p).
  *
- * Exact (equal to the simulator's critical path; tested for p up to 40 and powers of two up to 256) when the
- * vector divides evenly (n a multiple of p and of 2p' elements), for every algorithm and p except binary-block
- * reduce_scatter and allgather and scatter_rhd bcast on p not a power of two: those charge their
- * redistribution with its busiest port, an upper bound (tested within 25%). Per-rank bytes (hdring_cost_volume) are exact for every allreduce algorithm, ring
- * reduce_scatter and allgather, and rhd reduce_scatter (commutative) and allgather on powers of two.
+ * Two levels (hdring_model_t): messages between the ranks of one node use the local parameters, messages between
+ * nodes the network's, a node's link shared by the messages of a step that cross it (beta times their number).
+ * Flat algorithms are charged step by step: partners within a node when the node holds an aligned run of them
+ * (ranks in locality order, or in rank order mapped by slot), across nodes otherwise. Hierarchical algorithms
+ * are the sum of their phases, each the fastest flat algorithm on its sub-group (the model returns that choice);
+ * the L index groups crossing the nodes at once share each link but go at their own pace, so one's latency
+ * hides behind another's transfer. Against the simulator (links serving one message at a time, first come first
+ * served) the multi-node model is exact where a link carries one flow (ring in locality order, one rank per node,
+ * the hierarchical bcast), charges a lockstep step of L flows as if all took the whole time (flat rhd: up to 30%
+ * over), and lets concurrent groups pipeline perfectly (short phases: up to 45% under); test_hier holds it there.
+ *
+ * On one node the model is exact (equal to the simulator's critical path; tested for p up to 40 and powers of two
+ * up to 256) when the vector divides evenly (n a multiple of p and of 2p' elements), for every algorithm and p
+ * except binary-block reduce_scatter and allgather and scatter_rhd bcast on p not a power of two: those charge
+ * their redistribution with its busiest port, an upper bound (tested within 25%). Per-rank bytes
+ * (hdring_cost_volume) are exact for every allreduce algorithm, ring reduce_scatter and allgather, and rhd
+ * reduce_scatter (commutative) and allgather on powers of two; bytes across a node's link
+ * (hdring_cost_link_bytes) for the hierarchical algorithms and ring on grids of nodes.
  */
 #ifndef HDRING_COST_H
 #define HDRING_COST_H
@@ -22,12 +35,24 @@
 /* The model's parameters from the MCA parameters' units: microseconds per message, MB/s moved and reduced. */
 hdring_cost_params_t hdring_cost_params_of(double latency_us, double bandwidth_mbs, double reduce_mbs);
 
-/* Predicted time of one call of algorithm `alg`; negative for an unknown id. `ordered`: reduce_scatter keeping
- * operand order (rhd then delivers bit-reversed positions). The registry's cost column. */
-double hdring_cost_time(hdring_alg_t alg, int p, double n, bool ordered, const hdring_cost_params_t *c);
+/* p ranks on one node with parameters c. */
+hdring_model_t hdring_model_single(int p, bool ordered, const hdring_cost_params_t *c);
 
-#define HDRING_COST_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, SUMMARY)                                      \
-    double hdring_cost_##STEM(int p, double n, bool ordered, const hdring_cost_params_t *c);
+/* Whether algorithm `alg` can serve calls of this model: it keeps the operand order when that is needed, and a
+ * hierarchical one needs several nodes of several ranks, all of one size. */
+bool hdring_cost_applies(hdring_alg_t alg, const hdring_model_t *m);
+
+/* Whether time t beats `than`: by more than rounding (the model's sums of the same terms in another order). Equal
+ * times are ties, which go to the algorithm the registry lists first. */
+static inline bool hdring_cost_faster(double t, double than) { return t < than * (1 - 1e-12); }
+
+/* Predicted time of one call of algorithm `alg`; negative for an unknown id. A hierarchical algorithm also
+ * returns the flat algorithms the model chooses for its phases in phase[HDRING_NPHASES] (phase may be NULL).
+ * The registry's cost column. */
+double hdring_cost_time(hdring_alg_t alg, const hdring_model_t *m, double n, hdring_alg_t *phase);
+
+#define HDRING_COST_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SUMMARY)                                    \
+    double hdring_cost_##STEM(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase);
 HDRING_ALGORITHM_TABLE(HDRING_COST_DECLARE)
 #undef HDRING_COST_DECLARE
 
@@ -37,5 +62,9 @@ typedef struct hdring_volume {
 } hdring_volume_t;
 
 hdring_volume_t hdring_cost_volume(hdring_alg_t alg, int p, int rank, double n);
+
+/* Bytes node `node` sends across its link, on the model's grid of nodes, for the hierarchical algorithms whose
+ * phase across nodes has a per-rank volume, and ring in locality order; negative where not modelled. */
+double hdring_cost_link_bytes(hdring_alg_t alg, const hdring_model_t *m, int node, double n);
 
 #endif

@@ -64,7 +64,7 @@ int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *b
         if (HDRING_OK != rc) {
             return rc;
         }
-        rc = x->ops->exchange(x->ctx, msgs, n, NULL, 0);
+        rc = hdring_exchange(x, msgs, n, NULL, 0);
         free(msgs);
     }
     return rc;
@@ -86,7 +86,7 @@ int hdring_binblocks_broadcast(const hdring_xport_t *x, const hdring_binblocks_t
         if (HDRING_OK != rc) {
             return rc;
         }
-        rc = x->ops->exchange(x->ctx, NULL, 0, msgs, n);
+        rc = hdring_exchange(x, NULL, 0, msgs, n);
         free(msgs);
     }
     if (HDRING_OK == rc && b < bb->nblocks - 1) {

@@ -9,7 +9,7 @@ static int part_of(const hdring_partition_t *pt, size_t e)
     int lo = 0, hi = pt->nparts - 1;
     while (lo < hi) {
         const int mid = lo + (hi - lo + 1) / 2;
-        if (pt->displ[mid] <= e) {
+        if (hdring_part_offset(pt, mid) <= e) {
             lo = mid;
         } else {
             hi = mid - 1;
@@ -64,12 +64,12 @@ static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
  *         `mine` plus the offset within the block.
  * Pieces it both holds and owns are copied between the two and left out of the messages.
  */
-static int redistribute(const hdring_xport_t *x, const hdring_partition_t *blocks, const hdring_layout_t *layout,
+static int redistribute(const hdring_xport_t *x, const hdring_blocks_t *owned, const hdring_layout_t *layout,
                         hdring_buf_t positions_buf, hdring_loc_t mine, bool deliver)
 {
-    const hdring_partition_t *pos = layout->positions;
-    const int r = x->rank;
-    const size_t my_first = hdring_part_offset(blocks, r), my_end = hdring_part_offset(blocks, r + 1);
+    const hdring_partition_t *pos = layout->positions, *blocks = owned->parts;
+    const int r = x->rank, my_block = hdring_block_of(owned, r);
+    const size_t my_first = hdring_part_offset(blocks, my_block), my_end = hdring_part_offset(blocks, my_block + 1);
     pieces_t held = {NULL, NULL, 0, 0}, own = {NULL, NULL, 0, 0}, local = {NULL, NULL, 0, 0};
     int rc = HDRING_OK;
 
@@ -81,8 +81,8 @@ static int redistribute(const hdring_xport_t *x, const hdring_partition_t *block
         for (int b = part_of(blocks, first); b < blocks->nparts && hdring_part_offset(blocks, b) < end; ++b) {
             const size_t lo = max_size(first, hdring_part_offset(blocks, b));
             const size_t hi = min_size(end, hdring_part_offset(blocks, b + 1));
-            if (lo < hi && b != r) {
-                rc = add_piece(&held, b, hdring_at(positions_buf, lo), hi - lo, lo);
+            if (lo < hi && b != my_block) {
+                rc = add_piece(&held, hdring_owner_of(owned, b), hdring_at(positions_buf, lo), hi - lo, lo);
             }
         }
     }
@@ -100,8 +100,8 @@ static int redistribute(const hdring_xport_t *x, const hdring_partition_t *block
         }
     }
     if (HDRING_OK == rc) {
-        rc = deliver ? x->ops->exchange(x->ctx, held.msg, held.n, own.msg, own.n)
-                     : x->ops->exchange(x->ctx, own.msg, own.n, held.msg, held.n);
+        rc = deliver ? hdring_exchange(x, held.msg, held.n, own.msg, own.n)
+                     : hdring_exchange(x, own.msg, own.n, held.msg, held.n);
     }
     for (int i = 0; i < local.n && HDRING_OK == rc; ++i) {
         const hdring_loc_t in_position = hdring_at(positions_buf, local.elem[i]);
@@ -114,13 +114,13 @@ static int redistribute(const hdring_xport_t *x, const hdring_partition_t *block
     return rc;
 }
 
-int hdring_deliver(const hdring_xport_t *x, const hdring_partition_t *blocks, const hdring_layout_t *layout,
+int hdring_deliver(const hdring_xport_t *x, const hdring_blocks_t *blocks, const hdring_layout_t *layout,
                    hdring_buf_t from, hdring_loc_t mine)
 {
     return redistribute(x, blocks, layout, from, mine, true);
 }
 
-int hdring_collect(const hdring_xport_t *x, const hdring_partition_t *blocks, const hdring_layout_t *layout,
+int hdring_collect(const hdring_xport_t *x, const hdring_blocks_t *blocks, const hdring_layout_t *layout,
                    hdring_loc_t mine, hdring_buf_t into)
 {
     return redistribute(x, blocks, layout, into, mine, false);

@@ -34,7 +34,7 @@ static int send_to_children(const hdring_xport_t *x, int span, const hdring_part
             msgs[n++] = hdring_msg(child, hdring_at(acc, at), hdring_part_offset(blocks, end) - at);
         }
     }
-    return x->ops->exchange(x->ctx, msgs, n, NULL, 0);
+    return hdring_exchange(x, msgs, n, NULL, 0);
 }
 
 int hdring_binomial_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count)

@@ -12,6 +12,8 @@
 #include "hdring_pattern.h"
 #include "hdring_transport.h"
 
+/* The ring kernels address rank b's block, hdring_block_of(blocks, b), wherever it lies in the vector. */
+
 /*
  * Ring reduce-scatter, vector form: on return acc holds block `rank` of the reduction of everybody's in.
  * The other blocks of acc hold partial sums (a later allgather overwrites them). in and acc may alias.
@@ -23,8 +25,8 @@
  * Trace p = 3, rank 0: s0 sends block 2 (own data), gets block 1 from 2 and adds its own; s1 sends block 1,
  *   gets block 0 (holding 1's and 2's data) and adds its own: block 0 complete.
  */
-int hdring_ring_reduce_scatter_vector(const hdring_xport_t *x, const hdring_partition_t *blocks,
-                                      hdring_buf_t in, hdring_buf_t acc);
+int hdring_ring_reduce_scatter_vector(const hdring_xport_t *x, const hdring_blocks_t *blocks, hdring_buf_t in,
+                                      hdring_buf_t acc);
 
 /*
  * Ring reduce-scatter, block form: as above, but partial blocks live in TMP and block `rank` of the result is
@@ -32,15 +34,15 @@ int hdring_ring_reduce_scatter_vector(const hdring_xport_t *x, const hdring_part
  * needed (reduce_scatter).
  * TMP: twice the largest block. Cost as above.
  */
-int hdring_ring_reduce_scatter_block(const hdring_xport_t *x, const hdring_partition_t *blocks,
-                                     hdring_buf_t in, hdring_loc_t dst);
+int hdring_ring_reduce_scatter_block(const hdring_xport_t *x, const hdring_blocks_t *blocks, hdring_buf_t in,
+                                     hdring_loc_t dst);
 
 /*
  * Ring allgather: on entry acc holds block `rank`; on return every block.
  *   step s: send block (r-s) mod p to r+1, receive block (r-s-1) mod p from r-1 into acc.
  * No scratch. Cost: (p-1)(alpha + n/p beta).
  */
-int hdring_ring_allgather(const hdring_xport_t *x, const hdring_partition_t *blocks, hdring_buf_t acc);
+int hdring_ring_allgather(const hdring_xport_t *x, const hdring_blocks_t *blocks, hdring_buf_t acc);
 
 /* ---- fold: p ranks onto pof2 survivors (hdring_pattern.h) ---- */
 
@@ -91,7 +93,7 @@ typedef struct hdring_positions {
 
 static inline size_t hdring_pos_offset(const hdring_positions_t *pos, int q)
 {
-    return pos->parts->displ[(size_t) q * (size_t) pos->stride];
+    return hdring_part_offset(pos->parts, q * pos->stride);
 }
 
 /*
@@ -126,8 +128,9 @@ int hdring_recursive_doubling(const hdring_xport_t *x, const hdring_group_t *g, 
 /* ---- redistribution between positions and the ranks owning blocks ---- */
 
 /* Who holds what after a reduce-scatter (before an allgather): position j, the elements of part j of
- * `positions`, is held by rank holder[j]. Positions need not align with blocks (block b belongs to rank b):
- * balanced positions keep every step of the schedule balanced, whatever the block sizes. */
+ * `positions`, is held by rank holder[j]. Positions need not align with blocks (block b belongs to rank
+ * hdring_owner_of(blocks, b)): balanced positions keep every step of the schedule balanced, whatever the block
+ * sizes. */
 typedef struct hdring_layout {
     const hdring_partition_t *positions;
     const int *holder;
@@ -140,12 +143,12 @@ typedef struct hdring_layout {
  * receives one per position its block overlaps.
  * Cost: the larger of the busiest send port (pieces alpha + position beta) and receive port.
  */
-int hdring_deliver(const hdring_xport_t *x, const hdring_partition_t *blocks, const hdring_layout_t *layout,
+int hdring_deliver(const hdring_xport_t *x, const hdring_blocks_t *blocks, const hdring_layout_t *layout,
                    hdring_buf_t from, hdring_loc_t mine);
 
 /* Collect, the reverse: every rank sends the pieces of its block from `mine` to the holders of the positions
  * they fall into; every holder receives its position into `into`. */
-int hdring_collect(const hdring_xport_t *x, const hdring_partition_t *blocks, const hdring_layout_t *layout,
+int hdring_collect(const hdring_xport_t *x, const hdring_blocks_t *blocks, const hdring_layout_t *layout,
                    hdring_loc_t mine, hdring_buf_t into);
 
 /* ---- binary blocks (Rabenseifner and Traeff, 2004) ---- */

@@ -30,8 +30,9 @@ int hdring_floor_pow2(int p); /* largest power of two <= p */
 int hdring_bit_reverse(int v, int nbits);
 
 /* ---- partitions ----
- * A partition splits [0, total) into nparts consecutive parts: part i is [displ[i], displ[i+1]).
- * displ has nparts + 1 entries and is owned by the partition. */
+ * A partition splits [0, total) into nparts consecutive parts: part i is [displ[i], displ[i+1]) - displ[0].
+ * displ has nparts + 1 entries and is owned by the partition, except in a sub-partition, which views a run of
+ * another's parts (hdring_partition_sub) and is never freed. */
 typedef struct hdring_partition {
     int nparts;
     size_t *displ;
@@ -46,13 +47,51 @@ int hdring_partition_from_counts(hdring_partition_t *pt, int nparts, const size_
 int hdring_partition_uniform(hdring_partition_t *pt, int nparts, size_t each);
 void hdring_partition_free(hdring_partition_t *pt);
 
-static inline size_t hdring_part_offset(const hdring_partition_t *pt, int i) { return pt->displ[i]; }
+/* Parts first .. first + nparts - 1 of pt, as a partition of their own (offsets from the first one's start). */
+static inline hdring_partition_t hdring_partition_sub(const hdring_partition_t *pt, int first, int nparts)
+{
+    hdring_partition_t sub = {nparts, pt->displ + first};
+    return sub;
+}
+
+static inline size_t hdring_part_offset(const hdring_partition_t *pt, int i) { return pt->displ[i] - pt->displ[0]; }
 static inline size_t hdring_part_count(const hdring_partition_t *pt, int i)
 {
     return pt->displ[i + 1] - pt->displ[i];
 }
-static inline size_t hdring_partition_total(const hdring_partition_t *pt) { return pt->displ[pt->nparts]; }
+static inline size_t hdring_partition_total(const hdring_partition_t *pt)
+{
+    return pt->displ[pt->nparts] - pt->displ[0];
+}
 size_t hdring_partition_max_part(const hdring_partition_t *pt);
+
+/* ---- blocks ----
+ * The blocks of a reduce_scatter or allgather: `parts` in memory order, block b belonging to algorithm rank
+ * owner_of[b], rank r owning block block_of[r] (both NULL: block b is rank b's). Ranks numbered in locality
+ * order (hdring_topo.h) own the blocks of their communicator ranks, wherever those lie. */
+typedef struct hdring_blocks {
+    const hdring_partition_t *parts;
+    const int *block_of;
+    const int *owner_of;
+} hdring_blocks_t;
+
+static inline int hdring_block_of(const hdring_blocks_t *b, int rank)
+{
+    return NULL == b->block_of ? rank : b->block_of[rank];
+}
+static inline int hdring_owner_of(const hdring_blocks_t *b, int block)
+{
+    return NULL == b->owner_of ? block : b->owner_of[block];
+}
+/* Offset and count of rank r's block. */
+static inline size_t hdring_block_offset(const hdring_blocks_t *b, int rank)
+{
+    return hdring_part_offset(b->parts, hdring_block_of(b, rank));
+}
+static inline size_t hdring_block_count(const hdring_blocks_t *b, int rank)
+{
+    return hdring_part_count(b->parts, hdring_block_of(b, rank));
+}
 
 /* ---- the non-power-of-two fold ----
  * p = pof2 + rem with pof2 = 2^floor(log2 p). Among the first 2*rem ranks, pair (2i, 2i+1) folds into one

@@ -22,51 +22,84 @@ static hdring_alg_t with_role(hdring_coll_t coll, hdring_role_t role)
     return HDRING_NALGS;
 }
 
-/* The candidate the model predicts fastest at `bytes`; a tie goes to the one listed first. */
-static hdring_alg_t fastest(const hdring_alg_t *algs, int nalgs, const hdring_plan_input_t *in, double bytes)
+/* A choice: the algorithm, and the phases of a hierarchical one. */
+typedef struct choice {
+    hdring_alg_t alg;
+    hdring_alg_t phase[HDRING_NPHASES];
+} choice_t;
+
+static bool same_choice(const choice_t *a, const choice_t *b)
 {
-    int best = 0;
-    double best_time = hdring_cost_time(algs[0], in->p, bytes, in->ordered, &in->cost);
-    for (int a = 1; a < nalgs; ++a) {
-        const double t = hdring_cost_time(algs[a], in->p, bytes, in->ordered, &in->cost);
-        if (t < best_time * (1 - 1e-9)) {
-            best = a;
+    bool same = a->alg == b->alg;
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        same &= a->phase[k] == b->phase[k];
+    }
+    return same;
+}
+
+/* The candidate the model predicts fastest at `bytes`; a tie goes to the one listed first. */
+static choice_t fastest(const hdring_alg_t *algs, int nalgs, const hdring_plan_input_t *in, double bytes)
+{
+    choice_t best = {HDRING_ALG_NONE, {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
+    double best_time = 0;
+    for (int a = 0; a < nalgs; ++a) {
+        choice_t c = {algs[a], {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
+        const double t = hdring_cost_time(algs[a], &in->model, bytes, c.phase);
+        if (HDRING_ALG_NONE != hdring_algorithm(algs[a])->inner) {
+            c.alg = algs[a]; /* the phases the cost chose */
+        } else {
+            c.phase[0] = c.phase[1] = c.phase[2] = HDRING_ALG_NONE;
+        }
+        if (0 == a || hdring_cost_faster(t, best_time)) {
+            best = c;
             best_time = t;
         }
     }
-    return algs[best];
+    return best;
 }
 
-/* Appends a segment, or extends the last one when it has the same algorithm and reason. At most `room`
+/* Appends a segment, or extends the last one when it has the same choice and reason. At most `room`
  * segments: past that, the last segment keeps its algorithm up to here (the model never finds that many
  * crossovers; the bound only keeps the plan in its array). */
-static void add_segment(hdring_plan_t *plan, int room, size_t upto, hdring_alg_t alg, hdring_why_t why)
+static void add_segment(hdring_plan_t *plan, int room, size_t upto, const choice_t *c, hdring_why_t why)
 {
     const int last = plan->nsegments - 1;
-    if (last >= 0 && ((plan->seg[last].alg == alg && plan->seg[last].why == why) || plan->nsegments >= room)) {
+    if (last >= 0 && plan->seg[last].why == why) {
+        const choice_t prev = {plan->seg[last].alg, {plan->seg[last].phase[0], plan->seg[last].phase[1],
+                                                     plan->seg[last].phase[2]}};
+        if (same_choice(&prev, c) || plan->nsegments >= room) {
+            plan->seg[last].upto = upto;
+            return;
+        }
+    } else if (last >= 0 && plan->nsegments >= room) {
         plan->seg[last].upto = upto;
-    } else {
-        hdring_plan_segment_t *s = &plan->seg[plan->nsegments++];
-        s->upto = upto;
-        s->alg = alg;
-        s->why = why;
+        return;
     }
+    hdring_plan_segment_t *s = &plan->seg[plan->nsegments++];
+    s->upto = upto;
+    s->alg = c->alg;
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        s->phase[k] = c->phase[k];
+    }
+    s->why = why;
 }
 
 void hdring_plan_build(const hdring_plan_input_t *in, hdring_plan_t *plan)
 {
     const hdring_alg_t latency = with_role(in->coll, HDRING_ROLE_LATENCY);
     const hdring_alg_t bandwidth = with_role(in->coll, HDRING_ROLE_BANDWIDTH);
-    const bool bandwidth_ok = !in->ordered || hdring_algorithm(bandwidth)->keeps_order;
+    const bool bandwidth_ok = hdring_cost_applies(bandwidth, &in->model);
     const size_t small = in->small, large = bandwidth_ok ? in->large : 0;
+    const choice_t latency_choice = {latency, {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
+    const choice_t bandwidth_choice = {bandwidth, {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
     hdring_alg_t all[HDRING_NALGS], algs[HDRING_NALGS];
     int nalgs = 0;
 
-    /* the model picks among what the thresholds leave: not the latency algorithm above a set small
-     * threshold, not the bandwidth one below a set large one, never one that reorders an ordered operation */
+    /* the model picks among what the thresholds and the model leave: not the latency algorithm above a set
+     * small threshold, not the bandwidth one below a set large one, none that cannot serve this model */
     const int nall = hdring_algorithms_of(in->coll, all);
     for (int a = 0; a < nall; ++a) {
-        if ((in->ordered && !hdring_algorithm(all[a])->keeps_order) || (small > 0 && all[a] == latency) ||
+        if (!hdring_cost_applies(all[a], &in->model) || (small > 0 && all[a] == latency) ||
             (large > 0 && all[a] == bandwidth)) {
             continue;
         }
@@ -75,35 +108,38 @@ void hdring_plan_build(const hdring_plan_input_t *in, hdring_plan_t *plan)
     const int model_room = HDRING_MAX_SEGMENTS - (large > 0 ? 1 : 0); /* the large segment keeps its slot */
     plan->nsegments = 0;
     if (small > 0) {
-        add_segment(plan, HDRING_MAX_SEGMENTS, small, latency, HDRING_WHY_SMALL);
+        add_segment(plan, HDRING_MAX_SEGMENTS, small, &latency_choice, HDRING_WHY_SMALL);
     }
     const double first = small > 0 ? (double) small + 1 : SCAN_FIRST;
     const double last = large > 0 ? (double) large - 1 : SCAN_LAST;
     if (nalgs > 0 && first <= last) {
         double at = first;
-        hdring_alg_t winner = fastest(algs, nalgs, in, at);
+        choice_t winner = fastest(algs, nalgs, in, at);
         while (at < last) {
             const double next = at * SCAN_STEP + 1 < last ? at * SCAN_STEP + 1 : last;
-            const hdring_alg_t w = fastest(algs, nalgs, in, next);
-            if (w != winner) { /* the first size where w wins, by bisection */
+            const choice_t w = fastest(algs, nalgs, in, next);
+            if (!same_choice(&w, &winner)) { /* the first size where the choice changes, by bisection */
                 double lo = at, hi = next;
                 while (hi - lo > 1) {
                     const double mid = lo + (hi - lo) / 2;
-                    if (fastest(algs, nalgs, in, mid) == winner) {
+                    const choice_t c = fastest(algs, nalgs, in, mid);
+                    if (same_choice(&c, &winner)) {
                         lo = mid;
                     } else {
                         hi = mid;
                     }
                 }
-                add_segment(plan, model_room, (size_t) lo, winner, HDRING_WHY_MODEL);
-                winner = w;
+                add_segment(plan, model_room, (size_t) lo, &winner, HDRING_WHY_MODEL);
+                winner = fastest(algs, nalgs, in, hi);
+                at = hi; /* scan on from the change: another may follow within the step */
+            } else {
+                at = next;
             }
-            at = next;
         }
-        add_segment(plan, model_room, large > 0 ? large - 1 : SIZE_MAX, winner, HDRING_WHY_MODEL);
+        add_segment(plan, model_room, large > 0 ? large - 1 : SIZE_MAX, &winner, HDRING_WHY_MODEL);
     }
     if (large > 0) {
-        add_segment(plan, HDRING_MAX_SEGMENTS, SIZE_MAX, bandwidth, HDRING_WHY_LARGE);
+        add_segment(plan, HDRING_MAX_SEGMENTS, SIZE_MAX, &bandwidth_choice, HDRING_WHY_LARGE);
     }
 }
 

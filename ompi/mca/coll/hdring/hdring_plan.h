@@ -4,8 +4,10 @@
  *
  * A plan is built from the cost model (hdring_cost.h) and the user's thresholds: sizes up to `small` (when set)
  * use the collective's latency algorithm, sizes from `large` (when set) its bandwidth algorithm, and every other
- * size the algorithm the model predicts fastest. Unset thresholds (0) thus sit where the model puts the
- * crossovers. Operations that need their operand order kept never get an algorithm that reorders (ring). The
+ * size the algorithm the model predicts fastest (with a hierarchical one, the phases it chose). Unset thresholds
+ * (0) thus sit where the model puts the crossovers. Operations that need their operand order kept never get an
+ * algorithm that reorders (ring, the hierarchical ones), and hierarchical ones need several nodes of several
+ * ranks, all of one size. The
  * component's decision and hdring_model both build plans here, so what the tool prints is what the component
  * chooses.
  */
@@ -29,6 +31,7 @@ typedef enum hdring_why {
 typedef struct hdring_plan_segment {
     size_t upto; /* sizes (bytes) up to this, inclusive; the last segment's is SIZE_MAX */
     hdring_alg_t alg;
+    hdring_alg_t phase[HDRING_NPHASES]; /* a hierarchical algorithm's phases (HDRING_ALG_NONE otherwise) */
     hdring_why_t why;
 } hdring_plan_segment_t;
 
@@ -40,10 +43,8 @@ typedef struct hdring_plan {
 /* What a plan is built from. */
 typedef struct hdring_plan_input {
     hdring_coll_t coll;
-    int p;
-    bool ordered;        /* operand order must be kept */
-    size_t small, large; /* thresholds in bytes; 0: where the model says */
-    hdring_cost_params_t cost;
+    hdring_model_t model; /* p, operand order, shape, parameters */
+    size_t small, large;  /* thresholds in bytes; 0: where the model says */
 } hdring_plan_input_t;
 
 void hdring_plan_build(const hdring_plan_input_t *in, hdring_plan_t *plan);

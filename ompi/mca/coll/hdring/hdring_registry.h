@@ -14,8 +14,10 @@
  *   ORDER    KEEPS_ORDER when it combines operands in rank order (non-commutative operations), else ANY_ORDER
  *   ROLE     LATENCY: what coll_hdring_<coll>_small_bytes_* selects; BANDWIDTH: what _large_bytes_* selects;
  *            OTHER otherwise
- *   STEM     its functions: hdring_run_<STEM> (hdring_algorithms.c), hdring_scratch_<STEM>, hdring_cost_<STEM>
- *            (hdring_cost.c)
+ *   STEM     its functions: hdring_run_<STEM> (hdring_algorithms.c, hdring_hier.c), hdring_scratch_<STEM>,
+ *            hdring_cost_<STEM> (hdring_cost.c)
+ *   INNER    NONE for a flat algorithm; for a hierarchical one (names hier_*), the flat algorithm it runs across
+ *            nodes (the phases within nodes are the model's choice)
  *   SUMMARY  one line for ompi_info
  * Within a collective, rows are in the order the model lists them; a tie in predicted time goes to the
  * earlier row.
@@ -27,35 +29,70 @@
 #include <stddef.h>
 
 #include "hdring_pattern.h"
+#include "hdring_topo.h"
 #include "hdring_transport.h"
 
 #define HDRING_ALGORITHM_TABLE(X)                                                                                     \
     X(ALLREDUCE_RECURSIVE_DOUBLING, ALLREDUCE, "recursive_doubling", 4, KEEPS_ORDER, LATENCY,                        \
-      allreduce_recursive_doubling, "whole vector exchanged log2(p) times: latency-optimal, for small vectors")     \
-    X(ALLREDUCE_RHD, ALLREDUCE, "rhd", 2, KEEPS_ORDER, OTHER, allreduce_rhd,                                         \
+      allreduce_recursive_doubling, NONE,                                                                          \
+      "whole vector exchanged log2(p) times: latency-optimal, for small vectors")                                  \
+    X(ALLREDUCE_RHD, ALLREDUCE, "rhd", 2, KEEPS_ORDER, OTHER, allreduce_rhd, NONE,                                   \
       "recursive halving-doubling (Rabenseifner); sizes that are not a power of two fold first")                   \
-    X(ALLREDUCE_BINARY_BLOCKS, ALLREDUCE, "binary_blocks", 3, KEEPS_ORDER, OTHER, allreduce_binary_blocks,           \
+    X(ALLREDUCE_BINARY_BLOCKS, ALLREDUCE, "binary_blocks", 3, KEEPS_ORDER, OTHER, allreduce_binary_blocks, NONE,     \
       "p split into power-of-two blocks that halve and double within themselves; no rank folded away")             \
-    X(ALLREDUCE_RING, ALLREDUCE, "ring", 1, ANY_ORDER, BANDWIDTH, allreduce_ring,                                    \
+    X(ALLREDUCE_RING, ALLREDUCE, "ring", 1, ANY_ORDER, BANDWIDTH, allreduce_ring, NONE,                              \
       "bandwidth-optimal for any p, latency linear in p; commutative operations only")                             \
-    X(REDUCE_SCATTER_RHD, REDUCE_SCATTER, "rhd", 2, KEEPS_ORDER, LATENCY, reduce_scatter_rhd,                        \
+    X(ALLREDUCE_HIER_RECURSIVE_DOUBLING, ALLREDUCE, "hier_recursive_doubling", 8, ANY_ORDER, OTHER, allreduce_hier,  \
+      ALLREDUCE_RECURSIVE_DOUBLING, HIER_ALLREDUCE_SUMMARY "recursive_doubling across nodes")                      \
+    X(ALLREDUCE_HIER_RHD, ALLREDUCE, "hier_rhd", 6, ANY_ORDER, OTHER, allreduce_hier, ALLREDUCE_RHD,                 \
+      HIER_ALLREDUCE_SUMMARY "rhd across nodes")                                                                   \
+    X(ALLREDUCE_HIER_BINARY_BLOCKS, ALLREDUCE, "hier_binary_blocks", 7, ANY_ORDER, OTHER, allreduce_hier,            \
+      ALLREDUCE_BINARY_BLOCKS, HIER_ALLREDUCE_SUMMARY "binary_blocks across nodes")                                \
+    X(ALLREDUCE_HIER_RING, ALLREDUCE, "hier_ring", 5, ANY_ORDER, OTHER, allreduce_hier, ALLREDUCE_RING,              \
+      HIER_ALLREDUCE_SUMMARY "ring across nodes")                                                                  \
+    X(REDUCE_SCATTER_RHD, REDUCE_SCATTER, "rhd", 2, KEEPS_ORDER, LATENCY, reduce_scatter_rhd, NONE,                  \
       "recursive halving; sizes that are not a power of two fold first")                                           \
     X(REDUCE_SCATTER_BINARY_BLOCKS, REDUCE_SCATTER, "binary_blocks", 3, KEEPS_ORDER, OTHER,                          \
-      reduce_scatter_binary_blocks, "p split into power-of-two blocks that halve within themselves")               \
-    X(REDUCE_SCATTER_RING, REDUCE_SCATTER, "ring", 1, ANY_ORDER, BANDWIDTH, reduce_scatter_ring,                     \
+      reduce_scatter_binary_blocks, NONE, "p split into power-of-two blocks that halve within themselves")         \
+    X(REDUCE_SCATTER_RING, REDUCE_SCATTER, "ring", 1, ANY_ORDER, BANDWIDTH, reduce_scatter_ring, NONE,               \
       "bandwidth-optimal for any p, latency linear in p; commutative operations only")                             \
-    X(ALLGATHER_RHD, ALLGATHER, "rhd", 2, KEEPS_ORDER, LATENCY, allgather_rhd,                                       \
+    X(REDUCE_SCATTER_HIER_RHD, REDUCE_SCATTER, "hier_rhd", 5, ANY_ORDER, OTHER, reduce_scatter_hier,                 \
+      REDUCE_SCATTER_RHD, HIER_REDUCE_SCATTER_SUMMARY "rhd across nodes")                                          \
+    X(REDUCE_SCATTER_HIER_BINARY_BLOCKS, REDUCE_SCATTER, "hier_binary_blocks", 6, ANY_ORDER, OTHER,                  \
+      reduce_scatter_hier, REDUCE_SCATTER_BINARY_BLOCKS, HIER_REDUCE_SCATTER_SUMMARY "binary_blocks across nodes") \
+    X(REDUCE_SCATTER_HIER_RING, REDUCE_SCATTER, "hier_ring", 4, ANY_ORDER, OTHER, reduce_scatter_hier,               \
+      REDUCE_SCATTER_RING, HIER_REDUCE_SCATTER_SUMMARY "ring across nodes")                                        \
+    X(ALLGATHER_RHD, ALLGATHER, "rhd", 2, KEEPS_ORDER, LATENCY, allgather_rhd, NONE,                                 \
       "recursive doubling; sizes that are not a power of two fold")                                                \
-    X(ALLGATHER_BINARY_BLOCKS, ALLGATHER, "binary_blocks", 3, KEEPS_ORDER, OTHER, allgather_binary_blocks,           \
+    X(ALLGATHER_BINARY_BLOCKS, ALLGATHER, "binary_blocks", 3, KEEPS_ORDER, OTHER, allgather_binary_blocks, NONE,     \
       "p split into power-of-two blocks that double within themselves")                                            \
-    X(ALLGATHER_RING, ALLGATHER, "ring", 1, KEEPS_ORDER, BANDWIDTH, allgather_ring,                                  \
+    X(ALLGATHER_RING, ALLGATHER, "ring", 1, KEEPS_ORDER, BANDWIDTH, allgather_ring, NONE,                            \
       "bandwidth-optimal, latency linear in p")                                                                    \
-    X(BCAST_BINOMIAL, BCAST, "binomial", 1, KEEPS_ORDER, LATENCY, bcast_binomial,                                    \
+    X(ALLGATHER_HIER_RHD, ALLGATHER, "hier_rhd", 5, KEEPS_ORDER, OTHER, allgather_hier, ALLGATHER_RHD,               \
+      HIER_ALLGATHER_SUMMARY "rhd across nodes")                                                                   \
+    X(ALLGATHER_HIER_BINARY_BLOCKS, ALLGATHER, "hier_binary_blocks", 6, KEEPS_ORDER, OTHER, allgather_hier,          \
+      ALLGATHER_BINARY_BLOCKS, HIER_ALLGATHER_SUMMARY "binary_blocks across nodes")                                \
+    X(ALLGATHER_HIER_RING, ALLGATHER, "hier_ring", 4, KEEPS_ORDER, OTHER, allgather_hier, ALLGATHER_RING,            \
+      HIER_ALLGATHER_SUMMARY "ring across nodes")                                                                  \
+    X(BCAST_BINOMIAL, BCAST, "binomial", 1, KEEPS_ORDER, LATENCY, bcast_binomial, NONE,                              \
       "binomial tree of the whole message, for small messages")                                                    \
-    X(BCAST_SCATTER_RHD, BCAST, "scatter_rhd", 2, KEEPS_ORDER, OTHER, bcast_scatter_rhd,                             \
+    X(BCAST_SCATTER_RHD, BCAST, "scatter_rhd", 2, KEEPS_ORDER, OTHER, bcast_scatter_rhd, NONE,                       \
       "binomial scatter + recursive-doubling allgather")                                                           \
-    X(BCAST_SCATTER_RING, BCAST, "scatter_ring", 3, KEEPS_ORDER, BANDWIDTH, bcast_scatter_ring,                      \
-      "binomial scatter + ring allgather")
+    X(BCAST_SCATTER_RING, BCAST, "scatter_ring", 3, KEEPS_ORDER, BANDWIDTH, bcast_scatter_ring, NONE,                \
+      "binomial scatter + ring allgather")                                                                         \
+    X(BCAST_HIER_BINOMIAL, BCAST, "hier_binomial", 4, KEEPS_ORDER, OTHER, bcast_hier, BCAST_BINOMIAL,                \
+      HIER_BCAST_SUMMARY "binomial among them")                                                                    \
+    X(BCAST_HIER_SCATTER_RHD, BCAST, "hier_scatter_rhd", 5, KEEPS_ORDER, OTHER, bcast_hier, BCAST_SCATTER_RHD,       \
+      HIER_BCAST_SUMMARY "scatter_rhd among them")                                                                 \
+    X(BCAST_HIER_SCATTER_RING, BCAST, "hier_scatter_ring", 6, KEEPS_ORDER, OTHER, bcast_hier, BCAST_SCATTER_RING,    \
+      HIER_BCAST_SUMMARY "scatter_ring among them")
+
+/* The hierarchical algorithms (hdring_hier.c) run flat algorithms on the ranks of each node and on the ranks with
+ * the same index on every node; commutative operations only; nodes of equal size. */
+#define HIER_ALLREDUCE_SUMMARY "hierarchical: reduce-scatter within each node, allreduce of each slice, allgather; "
+#define HIER_REDUCE_SCATTER_SUMMARY "hierarchical: reduce-scatter within each node, then of each slice; "
+#define HIER_ALLGATHER_SUMMARY "hierarchical: allgather of each slice across nodes, then within each node; "
+#define HIER_BCAST_SUMMARY "hierarchical: one rank per node broadcasts across nodes, then each node within; "
 
 /* The collectives of the core. */
 typedef enum hdring_coll {
@@ -66,17 +103,26 @@ typedef enum hdring_coll {
     HDRING_NCOLLS
 } hdring_coll_t;
 
-#define HDRING_ALG_ID(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, SUMMARY) HDRING_ALG_##ID,
+#define HDRING_ALG_ID(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SUMMARY) HDRING_ALG_##ID,
 typedef enum hdring_alg { HDRING_ALGORITHM_TABLE(HDRING_ALG_ID) HDRING_NALGS } hdring_alg_t;
 #undef HDRING_ALG_ID
+#define HDRING_ALG_NONE HDRING_NALGS /* no algorithm */
 
 typedef enum hdring_role { HDRING_ROLE_LATENCY, HDRING_ROLE_BANDWIDTH, HDRING_ROLE_OTHER } hdring_role_t;
 
+/* The phases of a hierarchical algorithm: first and last within each node, across nodes between them. */
+enum { HDRING_PHASE_INTRA_FIRST, HDRING_PHASE_INTER, HDRING_PHASE_INTRA_LAST, HDRING_NPHASES };
+
 /* What one call gives its algorithm, beyond the transport's buffers (see hdring_algorithms.h). */
 typedef struct hdring_args {
-    size_t count;                     /* allreduce, bcast: elements of the vector */
-    const hdring_partition_t *blocks; /* reduce_scatter, allgather: p blocks, block b belongs to rank b */
-    bool ordered;                     /* reduce_scatter: keep operand order */
+    size_t count;                  /* allreduce, bcast: elements of the vector */
+    const hdring_blocks_t *blocks; /* reduce_scatter, allgather */
+    bool ordered;                  /* reduce_scatter: keep operand order */
+    int root;                      /* bcast: the algorithm rank holding the message */
+    bool near_first;               /* ranks in locality order on several nodes: schedules that can choose put their
+                                      largest exchanges between neighbouring ranks */
+    int nodes, ppn;                /* hierarchical: node j holds ranks j ppn .. j ppn + ppn - 1 */
+    hdring_alg_t phase[HDRING_NPHASES]; /* hierarchical: the flat algorithm of each phase */
 } hdring_args_t;
 
 typedef struct hdring_scratch {
@@ -89,6 +135,16 @@ typedef struct hdring_cost_params {
     double gamma; /* seconds per byte reduced */
 } hdring_cost_params_t;
 
+/* What the predicted time of a call depends on besides its size (hdring_cost.h). */
+typedef struct hdring_model {
+    int p;
+    bool ordered;         /* operand order kept: ranks in rank order; otherwise in locality order */
+    hdring_shape_t shape; /* where the ranks sit (hdring_topo.h) */
+    int concurrent;       /* copies of the collective running at once on each node, sharing its link (1) */
+    hdring_cost_params_t local;   /* between the ranks of one node; gamma: the reduction */
+    hdring_cost_params_t network; /* between nodes, per direction of a node's link; gamma unused */
+} hdring_model_t;
+
 typedef struct hdring_algorithm {
     hdring_alg_t id;
     hdring_coll_t coll;
@@ -96,13 +152,15 @@ typedef struct hdring_algorithm {
     int mca_value;
     bool keeps_order;
     hdring_role_t role;
+    hdring_alg_t inner; /* hierarchical: its algorithm across nodes; HDRING_ALG_NONE for a flat one */
     const char *summary;
     /* Runs it on the calling rank (hdring_algorithms.h). */
     int (*run)(const hdring_xport_t *x, const hdring_args_t *a);
     /* TMP and WORK it needs, in elements, for p ranks. */
     hdring_scratch_t (*scratch)(int p, const hdring_args_t *a);
-    /* Predicted time of one call on p ranks, n the whole vector in bytes (hdring_cost.h). */
-    double (*cost)(int p, double n, bool ordered, const hdring_cost_params_t *c);
+    /* Predicted time of one call, n the whole vector in bytes (hdring_cost.h); a hierarchical algorithm also
+     * returns the phases the model chooses (phase: HDRING_NPHASES entries). */
+    double (*cost)(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase);
 } hdring_algorithm_t;
 
 /* The row of an algorithm id; NULL for an id out of range. */

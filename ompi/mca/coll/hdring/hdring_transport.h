@@ -13,9 +13,15 @@
  * the datatype's extent), so kernels work unchanged for contiguous, padded and strided datatypes. IN may be the
  * same memory as OUT (MPI_IN_PLACE); kernels never read an IN range after writing the same range of OUT.
  *
- * Peers are algorithm ranks 0..size-1; the transport maps them to communicator ranks (bcast rotates them so the
- * root is 0). A message or reduction of 0 elements is a no-op on both sides, so kernels need not special-case
- * empty blocks: sender and receiver compute the same counts. Kernels never send to themselves.
+ * Peers are algorithm ranks 0..size-1; the transport maps them to communicator ranks. A message or reduction
+ * of 0 elements is a no-op on both sides, so kernels need not special-case empty blocks: sender and receiver
+ * compute the same counts. Kernels never send to themselves.
+ *
+ * Views: a collective can run any algorithm on a sub-group of its ranks and a window of its buffers (the ranks
+ * of one node, a slice of the vector) through hdring_view(): the new transport handle numbers the sub-group's
+ * ranks 0..size-1 and names its own IN, OUT, TMP and WORK, each mapped to a parent buffer from an element
+ * offset. Views nest; the base transport resolves every peer and buffer through the chain
+ * (hdring_view_peer, hdring_view_loc), so kernels never know they run on a view.
  */
 #ifndef HDRING_TRANSPORT_H
 #define HDRING_TRANSPORT_H
@@ -46,25 +52,38 @@ typedef struct hdring_msg {
 /* reduce() flags */
 enum { HDRING_REDUCE_REPLICATED = 1 };
 
+/* A sub-group and buffer window of a parent transport. Sub rank i is parent rank
+ * first + ((i + rotate) mod size) * stride; sub buffer b is parent location buf[b] onwards. */
+typedef struct hdring_view {
+    const struct hdring_view *parent; /* NULL: the base transport's own ranks and buffers */
+    int first, stride, size, rotate;
+    hdring_loc_t buf[HDRING_NBUFS];
+} hdring_view_t;
+
+typedef struct hdring_xport hdring_xport_t;
+
 typedef struct hdring_transport_ops {
     /* Post all receives and sends, return when all are complete. HDRING_OK or an HDRING_ERR_ code
      * (hdring_status.h). */
-    int (*exchange)(void *ctx, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs, int nrecvs);
+    int (*exchange)(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
+                    int nrecvs);
     /* dst = left (op) right. dst is exactly left, exactly right, or overlaps neither. When dst is left, the
      * right range may be overwritten (used as scratch). With HDRING_REDUCE_REPLICATED several ranks compute
      * this same reduction and must get the same bits: the transport then evaluates op with fixed operand
      * roles whatever dst is. Otherwise, for a commutative op, it may swap them to save a pass. */
-    int (*reduce)(void *ctx, hdring_loc_t left, hdring_loc_t right, hdring_loc_t dst, size_t count, unsigned flags);
+    int (*reduce)(const hdring_xport_t *x, hdring_loc_t left, hdring_loc_t right, hdring_loc_t dst, size_t count,
+                  unsigned flags);
     /* src and dst must not overlap (equal locations are a no-op). */
-    int (*copy)(void *ctx, hdring_loc_t src, hdring_loc_t dst, size_t count);
+    int (*copy)(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count);
 } hdring_transport_ops_t;
 
-typedef struct hdring_xport {
+struct hdring_xport {
     const hdring_transport_ops_t *ops;
     void *ctx;
     int rank; /* algorithm rank */
     int size;
-} hdring_xport_t;
+    const hdring_view_t *view; /* NULL: the base transport's ranks and buffers */
+};
 
 static inline hdring_loc_t hdring_at(hdring_buf_t buf, size_t off)
 {
@@ -78,37 +97,78 @@ static inline hdring_msg_t hdring_msg(int peer, hdring_loc_t at, size_t count)
     return m;
 }
 
+/* The base transport's rank of a view's rank, and location of a view's location. */
+static inline int hdring_view_peer(const hdring_view_t *v, int peer)
+{
+    for (; NULL != v; v = v->parent) {
+        peer = v->first + (peer + v->rotate) % v->size * v->stride;
+    }
+    return peer;
+}
+
+static inline hdring_loc_t hdring_view_loc(const hdring_view_t *v, hdring_loc_t at)
+{
+    for (; NULL != v; v = v->parent) {
+        at = hdring_at(v->buf[at.buf].buf, v->buf[at.buf].off + at.off);
+    }
+    return at;
+}
+
+/* A view of x: `size` ranks first, first + stride, ... rotated by `rotate`, with x's buffers unchanged (change
+ * v->buf afterwards to move a window). The caller must be one of the ranks, and v must outlive the handle. */
+static inline hdring_xport_t hdring_view(const hdring_xport_t *x, hdring_view_t *v, int first, int stride, int size,
+                                         int rotate)
+{
+    hdring_xport_t sub = {x->ops, x->ctx, 0, size, v};
+    v->parent = x->view;
+    v->first = first;
+    v->stride = stride;
+    v->size = size;
+    v->rotate = rotate;
+    for (int b = 0; b < HDRING_NBUFS; ++b) {
+        v->buf[b] = hdring_at((hdring_buf_t) b, 0);
+    }
+    sub.rank = ((x->rank - first) / stride - rotate % size + size) % size;
+    return sub;
+}
+
+static inline int hdring_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends,
+                                  const hdring_msg_t *recvs, int nrecvs)
+{
+    return x->ops->exchange(x, sends, nsends, recvs, nrecvs);
+}
+
 static inline int hdring_sendrecv(const hdring_xport_t *x, hdring_msg_t send, hdring_msg_t recv)
 {
-    return x->ops->exchange(x->ctx, &send, 1, &recv, 1);
+    return x->ops->exchange(x, &send, 1, &recv, 1);
 }
 
 static inline int hdring_send(const hdring_xport_t *x, hdring_msg_t send)
 {
-    return x->ops->exchange(x->ctx, &send, 1, NULL, 0);
+    return x->ops->exchange(x, &send, 1, NULL, 0);
 }
 
 static inline int hdring_recv(const hdring_xport_t *x, hdring_msg_t recv)
 {
-    return x->ops->exchange(x->ctx, NULL, 0, &recv, 1);
+    return x->ops->exchange(x, NULL, 0, &recv, 1);
 }
 
 static inline int hdring_reduce(const hdring_xport_t *x, hdring_loc_t left, hdring_loc_t right, hdring_loc_t dst,
                                 size_t count)
 {
-    return x->ops->reduce(x->ctx, left, right, dst, count, 0);
+    return x->ops->reduce(x, left, right, dst, count, 0);
 }
 
 /* A reduction computed identically on several ranks (both partners of a recursive-doubling step). */
 static inline int hdring_reduce_replicated(const hdring_xport_t *x, hdring_loc_t left, hdring_loc_t right,
                                            hdring_loc_t dst, size_t count)
 {
-    return x->ops->reduce(x->ctx, left, right, dst, count, HDRING_REDUCE_REPLICATED);
+    return x->ops->reduce(x, left, right, dst, count, HDRING_REDUCE_REPLICATED);
 }
 
 static inline int hdring_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count)
 {
-    return x->ops->copy(x->ctx, src, dst, count);
+    return x->ops->copy(x, src, dst, count);
 }
 
 #endif

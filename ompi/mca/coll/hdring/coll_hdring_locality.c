@@ -1,0 +1,233 @@
+/*
+ * coll/hdring locality: where each rank of a new communicator sits, turned into its topology (hdring_topo.h).
+ *
+ * Nodes: the runtime's host name of every process (job data, the same on every rank: no message). Open MPI
+ * 4.1's runtime gives every peer's host name but only local peers' node ids, so names it is. Where the runtime
+ * lacks a name (processes of several jobs, launchers that do not provide them), every rank's name is exchanged
+ * instead, with one allgather through the fallback module.
+ *
+ * Domains (package and NUMA node): from hwloc, of the cpuset each process is bound to, which the runtime gives
+ * for the processes of this node (none when unbound: one domain). A communicator spanning several nodes with
+ * several ranks on some node needs its remote ranks' domains too, which the runtime does not have: it exchanges
+ * them with one allgather through the fallback module, at creation. Every decision to exchange depends only on
+ * what all ranks know alike, so all of them take it together.
+ *
+ * coll_hdring_node_map (level 9) imposes the nodes instead: for machines whose runtime misreports them, and for
+ * tests that need several nodes on one machine.
+ */
+#include "ompi_config.h"
+
+#include <hwloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opal/mca/hwloc/base/base.h"
+#include "opal/mca/pmix/pmix.h"
+#include "opal/util/output.h"
+#include "ompi/mca/rte/rte.h"
+#include "ompi/proc/proc.h"
+
+#include "coll_hdring.h"
+
+#define NO_DOMAIN (-1)
+
+static uint64_t name_hash(const char *s)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (; '\0' != *s; ++s) {
+        h = (h ^ (unsigned char) *s) * 1099511628211ULL;
+    }
+    return h;
+}
+
+static ompi_proc_t *proc_of(struct ompi_communicator_t *comm, int r) { return ompi_comm_peer_lookup(comm, r); }
+
+static bool same_job(const ompi_proc_t *proc)
+{
+    return OMPI_CAST_RTE_NAME(&proc->super.proc_name)->jobid == OMPI_PROC_MY_NAME->jobid;
+}
+
+/* The runtime's name of the process's host; NULL if it has none. Peers' names are cached in their proc by Open
+ * MPI; this process's own, as the runtime names it (which may differ from gethostname), once. */
+static const char *host_of(const ompi_proc_t *proc)
+{
+    static char *mine = NULL;
+    static bool asked = false;
+    if (proc != ompi_proc_local()) {
+        const char *name = opal_get_proc_hostname(&proc->super);
+        return NULL == name || 0 == strcmp(name, "unknown") ? NULL : name;
+    }
+    if (!asked) {
+        int rc;
+        OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, OPAL_PMIX_HOSTNAME, &proc->super.proc_name, &mine, OPAL_STRING);
+        mine = OPAL_SUCCESS == rc ? mine : NULL;
+        asked = true;
+    }
+    return mine;
+}
+
+/* The package and NUMA node covering the cpuset a process is bound to, as one number; NO_DOMAIN when it is not
+ * bound, or bound across packages. */
+static int domain_of(const ompi_proc_t *proc)
+{
+    char *cpuset = NULL;
+    int rc, domain = NO_DOMAIN;
+
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, OPAL_PMIX_CPUSET, &proc->super.proc_name, &cpuset, OPAL_STRING);
+    if (OPAL_SUCCESS != rc || NULL == cpuset || OPAL_SUCCESS != opal_hwloc_base_get_topology()) {
+        free(cpuset);
+        return NO_DOMAIN;
+    }
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (NULL != set && 0 == hwloc_bitmap_list_sscanf(set, cpuset) && !hwloc_bitmap_iszero(set)) {
+        hwloc_obj_t package = hwloc_get_next_obj_covering_cpuset_by_type(opal_hwloc_topology, set,
+                                                                         HWLOC_OBJ_PACKAGE, NULL);
+        hwloc_obj_t numa = hwloc_get_next_obj_covering_cpuset_by_type(opal_hwloc_topology, set,
+                                                                      HWLOC_OBJ_NUMANODE, NULL);
+        if (NULL != package) {
+            domain = (int) package->logical_index * 1024 + (NULL != numa ? (int) numa->logical_index % 1024 : 0);
+        }
+    }
+    hwloc_bitmap_free(set);
+    free(cpuset);
+    return domain;
+}
+
+/* Node labels from coll_hdring_node_map: "a,b,c,...", the node of each process of the job by its rank in
+ * MPI_COMM_WORLD. false (reported once) when it is malformed or does not cover every rank of comm. */
+static bool imposed_nodes(const char *map, struct ompi_communicator_t *comm, int *node)
+{
+    static bool warned = false;
+    const int p = ompi_comm_size(comm);
+    int *labels = NULL, nlabels = 0, cap = 0;
+    bool ok = true;
+
+    for (const char *s = map; ok && '\0' != *s;) {
+        char *end;
+        const long v = strtol(s, &end, 10);
+        ok = end != s && v >= 0 && v <= INT32_MAX && (',' == *end || '\0' == *end);
+        if (ok && nlabels == cap) {
+            int *grown = realloc(labels, (size_t) (cap = 2 * cap + 16) * sizeof(*labels));
+            ok = NULL != grown;
+            labels = ok ? grown : labels;
+        }
+        if (ok) {
+            labels[nlabels++] = (int) v;
+            s = ',' == *end ? end + 1 : end;
+        }
+    }
+    for (int r = 0; ok && r < p; ++r) {
+        const ompi_proc_t *proc = proc_of(comm, r);
+        const uint32_t vpid = OMPI_CAST_RTE_NAME(&proc->super.proc_name)->vpid;
+        ok = same_job(proc) && vpid < (uint32_t) nlabels;
+        node[r] = ok ? labels[vpid] : 0;
+    }
+    free(labels);
+    if (!ok && !warned) {
+        mca_coll_hdring_report("bad node map", map);
+        warned = true;
+    }
+    return ok;
+}
+
+/* One allgather of a value per rank, through the module below hdring. */
+static int exchange(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, int64_t mine, int64_t *all)
+{
+    return m->fallback.allgather(&mine, 1, MPI_INT64_T, all, 1, MPI_INT64_T, comm, m->fallback.allgather_module);
+}
+
+typedef struct named {
+    const char *name;
+    int rank;
+} named_t;
+
+static int by_name(const void *a, const void *b) { return strcmp(((const named_t *) a)->name, ((const named_t *) b)->name); }
+
+/* Nodes from the runtime's host names: equal names, equal node. false when a name is missing. */
+static bool named_nodes(struct ompi_communicator_t *comm, int *node)
+{
+    const int p = ompi_comm_size(comm);
+    named_t *names = malloc((size_t) p * sizeof(*names));
+    bool ok = NULL != names;
+
+    for (int r = 0; ok && r < p; ++r) {
+        const ompi_proc_t *proc = proc_of(comm, r);
+        names[r].name = same_job(proc) ? host_of(proc) : NULL;
+        names[r].rank = r;
+        ok = NULL != names[r].name;
+    }
+    if (ok) {
+        qsort(names, (size_t) p, sizeof(*names), by_name);
+        for (int i = 0, label = 0; i < p; ++i) {
+            label += i > 0 && 0 != strcmp(names[i].name, names[i - 1].name);
+            node[names[i].rank] = label;
+        }
+    }
+    free(names);
+    return ok;
+}
+
+/* The source of the map, for the trace. */
+static const char *const sources[] = {"coll_hdring_node_map", "the runtime's host names",
+                                      "the runtime's host names, domains exchanged", "host names exchanged"};
+
+int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm)
+{
+    const int p = ompi_comm_size(comm), me = ompi_comm_rank(comm);
+    int *node = malloc((size_t) p * sizeof(*node)), *domain = malloc((size_t) p * sizeof(*domain));
+    int64_t *all = NULL;
+    int rc = OMPI_SUCCESS, source;
+
+    if (NULL == node || NULL == domain) {
+        free(node);
+        free(domain);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    for (int r = 0; r < p; ++r) {
+        domain[r] = NO_DOMAIN;
+    }
+    if (NULL != m->config.node_map && '\0' != m->config.node_map[0] && imposed_nodes(m->config.node_map, comm, node)) {
+        source = 0;
+    } else if (named_nodes(comm, node)) {
+        hdring_topo_t first;
+        source = 1;
+        for (int r = 0; r < p; ++r) { /* this node's ranks: the runtime has their cpusets */
+            domain[r] = node[r] == node[me] ? domain_of(proc_of(comm, r)) : NO_DOMAIN;
+        }
+        rc = HDRING_OK == hdring_topo_init(&first, p, node, NULL) ? OMPI_SUCCESS : OMPI_ERR_OUT_OF_RESOURCE;
+        if (OMPI_SUCCESS == rc && first.shape.nodes > 1 && first.shape.ppn_max > 1) {
+            all = malloc((size_t) p * sizeof(*all));
+            rc = NULL == all ? OMPI_ERR_OUT_OF_RESOURCE : exchange(m, comm, domain[me], all);
+            for (int r = 0; OMPI_SUCCESS == rc && r < p; ++r) {
+                domain[r] = (int) all[r];
+            }
+            source = 2;
+        }
+        hdring_topo_free(&first);
+    } else {
+        const ompi_proc_t *self = proc_of(comm, me);
+        const char *host = host_of(self);
+        source = 3;
+        all = malloc((size_t) p * sizeof(*all));
+        rc = NULL == all ? OMPI_ERR_OUT_OF_RESOURCE
+                         : exchange(m, comm, (int64_t) name_hash(NULL != host ? host : opal_process_info.nodename), all);
+        for (int r = 0; OMPI_SUCCESS == rc && r < p; ++r) {
+            node[r] = (int) (all[r] % INT32_MAX); /* a label: equal hashes, equal node */
+        }
+        /* domains are not worth a second exchange here: one per node */
+    }
+    if (OMPI_SUCCESS == rc) {
+        rc = HDRING_OK == hdring_topo_init(&m->topo, p, node, domain) ? OMPI_SUCCESS : OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (OMPI_SUCCESS == rc && m->config.verbose >= 1 && 0 == me) {
+        char shape[64];
+        hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
+        opal_output(mca_coll_hdring_component.output, "hdring: communicator of %d ranks on %s (from %s)%s", p,
+                    shape, sources[source], NULL != m->topo.order ? "; ranks renumbered node by node" : "");
+    }
+    free(all);
+    free(node);
+    free(domain);
+    return rc;
+}

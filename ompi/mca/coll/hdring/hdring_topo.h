@@ -1,0 +1,48 @@
+/*
+ * hdring topology: where a communicator's ranks sit, in the form the algorithms and the cost model use, MPI-free.
+ *
+ * Input (the locality map, built by the component): for each rank the node it runs on and its domain within
+ * the node (package or NUMA node), as arbitrary integers. Output:
+ *   shape          how many nodes, how many ranks each;
+ *   the locality order: ranks numbered node by node (nodes in the order of their lowest rank; within a node by
+ *                  domain, then rank). In this order a node's ranks are consecutive, so a ring crosses each node
+ *                  boundary once per direction, recursive halving pairs neighbours first, and a uniform shape of
+ *                  N nodes x L ranks is a grid: node j holds ranks jL .. jL+L-1.
+ * Trace, p = 6 on 3 nodes mapped round-robin (rank r on node r mod 3): order 0 3 | 1 4 | 2 5, shape 3 x 2.
+ */
+#ifndef HDRING_TOPO_H
+#define HDRING_TOPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "hdring_status.h"
+
+typedef struct hdring_shape {
+    int nodes;       /* 1: the communicator lives on one node */
+    int ppn;         /* ranks per node when every node has the same number; 0 otherwise */
+    int ppn_max;     /* the most ranks on one node */
+    bool node_major; /* in rank order every node's ranks are consecutive (mapped by slot) */
+    bool index_major; /* uniform nodes and rank i N + j is index i of node j in the locality order (mapped
+                         round-robin): blocks in rank order are in the order the hierarchical algorithms use */
+} hdring_shape_t;
+
+typedef struct hdring_topo {
+    int p;
+    hdring_shape_t shape;
+    int *order;    /* position in the locality order -> rank; NULL when that order is the rank order */
+    int *vrank_of; /* rank -> position in the locality order; NULL likewise */
+    int *node_of;  /* rank -> node, numbered 0..nodes-1 in the locality order */
+} hdring_topo_t;
+
+/* From node[r] and domain[r] (domain may be NULL: one domain per node). HDRING_ERR_NOMEM on failure. */
+int hdring_topo_init(hdring_topo_t *t, int p, const int *node, const int *domain);
+void hdring_topo_free(hdring_topo_t *t);
+
+/* The shape of one node holding all p ranks. */
+hdring_shape_t hdring_shape_single(int p);
+
+/* "4 nodes x 2", "3 nodes x 1-4", "1 node": for the trace. */
+void hdring_shape_describe(const hdring_shape_t *s, char *out, size_t len);
+
+#endif

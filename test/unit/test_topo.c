@@ -1,0 +1,135 @@
+/*
+ * Unit tests of the topology layer (hdring_topo.h): the locality order and shape of node maps by slot, round-robin,
+ * random and uneven, with and without domains.
+ */
+#include <stdlib.h>
+
+#include "unit_check.h"
+
+#include "hdring_topo.h"
+
+/* The order is a permutation grouping each node's ranks, nodes in the order of their lowest rank, ranks of a node
+ * by domain then rank; vrank_of inverts it; node_of numbers nodes that way. */
+static void check_order(int p, const int *node, const int *domain)
+{
+    hdring_topo_t t;
+    ck_assert_int_eq(hdring_topo_init(&t, p, node, domain), HDRING_OK);
+    int *seen = calloc((size_t) p, sizeof(int));
+    int prev_node = -1, prev_domain = 0, prev_rank = -1, nodes = 0;
+    for (int v = 0; v < p; ++v) {
+        const int r = NULL == t.order ? v : t.order[v];
+        ck_assert_int_eq(NULL == t.vrank_of ? r : t.vrank_of[r], v);
+        ck_assert(!seen[r]);
+        seen[r] = 1;
+        const int j = t.node_of[r], d = NULL == domain ? 0 : domain[r];
+        if (j != prev_node) {
+            ck_assert_int_eq(j, nodes); /* a new node, never one seen before */
+            ++nodes;
+        } else {
+            ck_assert(d > prev_domain || (d == prev_domain && r > prev_rank));
+        }
+        prev_node = j, prev_domain = d, prev_rank = r;
+    }
+    ck_assert_int_eq(nodes, t.shape.nodes);
+    int *lowest = malloc((size_t) nodes * sizeof(int)); /* nodes numbered in the order of their lowest rank */
+    for (int r = p - 1; r >= 0; --r) {
+        lowest[t.node_of[r]] = r;
+    }
+    for (int j = 1; j < nodes; ++j) {
+        ck_assert_int_lt(lowest[j - 1], lowest[j]);
+    }
+    free(lowest);
+    for (int r = 0; r < p; ++r) { /* same name, same node */
+        for (int q = 0; q < p; ++q) {
+            ck_assert_int_eq(node[r] == node[q], t.node_of[r] == t.node_of[q]);
+        }
+    }
+    free(seen);
+    hdring_topo_free(&t);
+}
+
+START_TEST(locality_order_groups_nodes)
+{
+    for (int nodes = 1; nodes <= 9; ++nodes) {
+        for (int ppn = 1; ppn <= 6; ++ppn) {
+            const int p = nodes * ppn;
+            int *node = malloc((size_t) p * sizeof(int)), *domain = malloc((size_t) p * sizeof(int));
+            for (int r = 0; r < p; ++r) { /* by slot, names not in rank order */
+                node[r] = 1000 - 7 * (r / ppn);
+                domain[r] = (r * 5) % 3;
+            }
+            check_order(p, node, NULL);
+            check_order(p, node, domain);
+            for (int r = 0; r < p; ++r) { /* round-robin */
+                node[r] = r % nodes;
+            }
+            check_order(p, node, NULL);
+            check_order(p, node, domain);
+            srand((unsigned) (p * 31 + nodes));
+            for (int r = 0; r < p; ++r) { /* random, uneven */
+                node[r] = rand() % nodes;
+            }
+            check_order(p, node, domain);
+            free(node);
+            free(domain);
+        }
+    }
+}
+END_TEST
+
+START_TEST(shape_of_common_mappings)
+{
+    enum { N = 4, L = 2, P = N * L };
+    int slot[P], robin[P], uneven[7] = {0, 0, 0, 1, 2, 2, 1};
+    for (int r = 0; r < P; ++r) {
+        slot[r] = r / L;
+        robin[r] = r % N;
+    }
+    hdring_topo_t t;
+
+    ck_assert_int_eq(hdring_topo_init(&t, P, slot, NULL), HDRING_OK);
+    ck_assert_int_eq(t.shape.nodes, N);
+    ck_assert_int_eq(t.shape.ppn, L);
+    ck_assert(t.shape.node_major);
+    ck_assert(!t.shape.index_major);
+    ck_assert_ptr_null(t.order); /* by slot, the rank order already is the locality order */
+    hdring_topo_free(&t);
+
+    ck_assert_int_eq(hdring_topo_init(&t, P, robin, NULL), HDRING_OK);
+    ck_assert_int_eq(t.shape.nodes, N);
+    ck_assert_int_eq(t.shape.ppn, L);
+    ck_assert(!t.shape.node_major);
+    ck_assert(t.shape.index_major);
+    const int want[P] = {0, 4, 1, 5, 2, 6, 3, 7};
+    for (int v = 0; v < P; ++v) {
+        ck_assert_int_eq(t.order[v], want[v]);
+    }
+    hdring_topo_free(&t);
+
+    ck_assert_int_eq(hdring_topo_init(&t, 7, uneven, NULL), HDRING_OK);
+    ck_assert_int_eq(t.shape.nodes, 3);
+    ck_assert_int_eq(t.shape.ppn, 0);
+    ck_assert_int_eq(t.shape.ppn_max, 3);
+    ck_assert(!t.shape.node_major);
+    const int want_uneven[7] = {0, 1, 2, 3, 6, 4, 5};
+    for (int v = 0; v < 7; ++v) {
+        ck_assert_int_eq(t.order[v], want_uneven[v]);
+    }
+    hdring_topo_free(&t);
+
+    const hdring_shape_t one = hdring_shape_single(5);
+    ck_assert_int_eq(one.nodes, 1);
+    ck_assert_int_eq(one.ppn, 5);
+    char text[64];
+    hdring_shape_describe(&one, text, sizeof(text));
+    ck_assert_str_eq(text, "1 node");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("topo");
+    UNIT_ADD(s, locality_order_groups_nodes);
+    UNIT_ADD(s, shape_of_common_mappings);
+    return unit_run(s);
+}
