@@ -10,8 +10,8 @@
  * SHAPE: --nodes N [--ppn L] [--mapping slot|node]: a communicator of N nodes x L ranks (default 1), ranks mapped
  * by slot (node by node) or by node (round-robin); without it, p ranks on one node.
  * MODEL: --latency-us US --bandwidth-mbs MBS --reduce-mbs MBS (coll_hdring_model_*: within a node) and
- * --network-latency-us US --network-bandwidth-mbs MBS (coll_hdring_model_network_*: between nodes); defaults: the
- * component's. --network (before --fit) reads the fit as the network parameters.
+ * --network-latency-us US --network-bandwidth-mbs MBS [--network-exchange-mbs MBS] (coll_hdring_model_network_*:
+ * between nodes); defaults: the component's. --network (before --fit) reads the fit as the network parameters.
  *
  * The tables give each algorithm's predicted time in microseconds for every p and size (bytes: the whole vector,
  * as coll_hdring_verbose reports it). --crossovers prints the plan the component builds for that p: the
@@ -43,7 +43,7 @@ typedef struct options {
     bool round_robin;    /* --mapping node */
     double bytes[MAX_LIST];
     int nbytes;
-    double latency_us, bandwidth_mbs, reduce_mbs, network_latency_us, network_bandwidth_mbs;
+    double latency_us, bandwidth_mbs, reduce_mbs, network_latency_us, network_bandwidth_mbs, network_exchange_mbs;
     size_t small, large;
     bool crossovers, network;
 } options_t;
@@ -56,7 +56,7 @@ static const char usage_text[] =
     "       hdring_model [MODEL] --regret FILE.csv\n"
     "SHAPE: --nodes N [--ppn L] [--mapping slot|node]\n"
     "MODEL: [--latency-us US] [--bandwidth-mbs MBS] [--reduce-mbs MBS] [--network-latency-us US]\n"
-    "       [--network-bandwidth-mbs MBS] (defaults: the component's)\n"
+    "       [--network-bandwidth-mbs MBS] [--network-exchange-mbs MBS] (defaults: the component's)\n"
     "NAME: allreduce, reduce_scatter (also reduce_scatter_block), allgather, bcast\n";
 
 static void usage(const char *why)
@@ -109,8 +109,10 @@ static int coll_of(const char *name, hdring_coll_t *coll)
 static hdring_model_t model(const options_t *o, int p)
 {
     const hdring_cost_params_t local = hdring_cost_params_of(o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
-    const hdring_cost_params_t network =
-        hdring_cost_params_of(o->network_latency_us, o->network_bandwidth_mbs, o->reduce_mbs);
+    hdring_cost_params_t network = hdring_cost_params_of(o->network_latency_us, o->network_bandwidth_mbs, o->reduce_mbs);
+    if (o->network_exchange_mbs > 0) {
+        network.exchange = 1.0 / (o->network_exchange_mbs * 1e6);
+    }
     hdring_model_t m = hdring_model_single(p, false, &local);
     m.network = network;
     if (o->nodes > 0) {
@@ -434,7 +436,7 @@ int main(int argc, char **argv)
         static const char *const with_value[] = {
             "--fit", "--regret", "--coll", "--p", "--bytes", "--latency-us", "--bandwidth-mbs", "--reduce-mbs",
             "--small-bytes", "--large-bytes", "--nodes", "--ppn", "--mapping", "--network-latency-us",
-            "--network-bandwidth-mbs"};
+            "--network-bandwidth-mbs", "--network-exchange-mbs"};
         bool known = false;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); ++k) {
             known |= 0 == strcmp(arg, with_value[k]);
@@ -482,6 +484,8 @@ int main(int argc, char **argv)
             o.network_latency_us = number(val, arg);
         } else if (0 == strcmp(arg, "--network-bandwidth-mbs")) {
             o.network_bandwidth_mbs = number(val, arg);
+        } else if (0 == strcmp(arg, "--network-exchange-mbs")) {
+            o.network_exchange_mbs = number(val, arg);
         } else if (0 == strcmp(arg, "--nodes") || 0 == strcmp(arg, "--ppn")) {
             const double v = number(val, arg);
             if (v < 1 || v > 65536 || v != (int) v) {

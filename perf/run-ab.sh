@@ -1,11 +1,14 @@
 #!/bin/bash
-# hdring against tuned in one job: runs hdring_ab under mpirun, prints its table, and writes the table, a CSV
-# and a PNG plot (ratio against size) into OUTDIR.
+# hdring against Open MPI's own collectives in one job: runs hdring_ab under mpirun, prints its table, and writes
+# the table, a CSV and a PNG plot (ratio against size) into OUTDIR.
 #
-#   perf/run-ab.sh [-n NP | -c NODES:RATE[:PPN]] [-o OUTDIR] [-t TITLE] [-- hdring_ab options...]
+#   perf/run-ab.sh [-n NP | -c NODES:RATE[:PPN]] [-m slot|node] [-b tuned|han] [-o OUTDIR] [-t TITLE]
+#                  [-- hdring_ab options...]
 #
 # -c runs on the emulated cluster (perf/cluster/cluster.sh, root): NODES network-namespace nodes, links shaped to
-# RATE (1gbit, 200mbit), PPN ranks per node (default 1).
+# RATE (1gbit, 200mbit), PPN ranks per node (default 1); -m node numbers the ranks round-robin over the nodes
+# (mpirun --rank-by node) instead of node by node. -b han compares with coll/han instead of tuned (the job raises
+# han's priority to 35, between tuned's 30 and hdring's).
 #
 # Environment: HDRING_AB (the hdring_ab binary, default _build/perf/hdring_ab), MPIRUN_ARGS (extra mpirun
 # arguments, e.g. a hostfile), OMPI_MCA_* as usual. glibc's MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_
@@ -15,17 +18,30 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 np=4
 cluster=""
+mapping=slot
+baseline=tuned
 outdir=perf/results/ab
 title=""
-while getopts "n:c:o:t:" opt; do
+usage() {
+    echo "usage: $0 [-n NP | -c NODES:RATE[:PPN]] [-m slot|node] [-b tuned|han] [-o OUTDIR] [-t TITLE] [-- hdring_ab options]" >&2
+    exit 2
+}
+while getopts "n:c:m:b:o:t:" opt; do
     case $opt in
     n) np=$OPTARG ;;
     c) cluster=$OPTARG ;;
+    m) mapping=$OPTARG ;;
+    b) baseline=$OPTARG ;;
     o) outdir=$OPTARG ;;
     t) title=$OPTARG ;;
-    *) echo "usage: $0 [-n NP | -c NODES:RATE[:PPN]] [-o OUTDIR] [-t TITLE] [-- hdring_ab options]" >&2; exit 2 ;;
+    *) usage ;;
     esac
 done
+[ "$mapping" = slot ] || [ "$mapping" = node ] || usage
+[ "$baseline" = tuned ] || [ "$baseline" = han ] || usage
+[ "$baseline" = tuned ] || export OMPI_MCA_coll_han_priority=35
+rank_by=()
+[ "$mapping" = slot ] || rank_by=(--rank-by node)
 shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
 
@@ -38,8 +54,9 @@ if [ -n "$cluster" ]; then
     IFS=: read -r nodes rate ppn <<<"$cluster"
     ppn=${ppn:-1}
     # cluster.sh pins the allocator thresholds itself
-    "$here/cluster/cluster.sh" run "$nodes" "$rate" "$ppn" -- "$ab" --csv "$outdir/ab.csv" "$@" | tee "$outdir/ab.txt"
-    label="$nodes emulated nodes x $ppn, $rate links"
+    "$here/cluster/cluster.sh" run "$nodes" "$rate" "$ppn" -- "${rank_by[@]}" "$ab" --csv "$outdir/ab.csv" "$@" |
+        tee "$outdir/ab.txt"
+    label="$nodes emulated nodes x $ppn by $mapping, $rate links"
 else
     flags=(-np "$np")
     if [ "$np" -gt "$(nproc)" ]; then
@@ -48,10 +65,10 @@ else
     [ "$(id -u)" -ne 0 ] || flags+=(--allow-run-as-root)
     flags+=(-x MALLOC_MMAP_THRESHOLD_=1073741824 -x MALLOC_TRIM_THRESHOLD_=1073741824)
     # shellcheck disable=SC2086
-    mpirun "${flags[@]}" ${MPIRUN_ARGS:-} "$ab" --csv "$outdir/ab.csv" "$@" | tee "$outdir/ab.txt"
+    mpirun "${flags[@]}" "${rank_by[@]}" ${MPIRUN_ARGS:-} "$ab" --csv "$outdir/ab.csv" "$@" | tee "$outdir/ab.txt"
     label="$np ranks, shared memory, $(hostname)"
 fi
 [ -s "$outdir/ab.csv" ] || { echo "run-ab.sh: the benchmark produced no results" >&2; exit 1; }
 
-"$here/plot-ab.sh" "$outdir/ab.csv" "$outdir/ab.png" "${title:-hdring / tuned, $label}"
+"$here/plot-ab.sh" "$outdir/ab.csv" "$outdir/ab.png" "${title:-hdring / $baseline, $label}"
 echo "table: $outdir/ab.txt  csv: $outdir/ab.csv  plot: $outdir/ab.png"

@@ -86,7 +86,8 @@ suite_foundation() {
 
     # ompi_info shows the component and every parameter with help text
     local params="priority verbose scratch_cache_bytes max_message_elements model_latency_us model_bandwidth_mbs"
-    params="$params model_network_latency_us model_network_bandwidth_mbs model_reduce_mbs node_map"
+    params="$params model_network_latency_us model_network_bandwidth_mbs model_network_exchange_mbs model_reduce_mbs"
+    params="$params node_map"
     for c in allreduce reduce_scatter reduce_scatter_block allgather bcast; do
         params="$params ${c}_algorithm ${c}_small_bytes_pof2 ${c}_small_bytes_npof2 ${c}_large_bytes_pof2 ${c}_large_bytes_npof2"
     done
@@ -369,20 +370,22 @@ suite_large() {
 # 1 Gbit/s links, shared memory within a node. Needs root; skipped otherwise.
 suite_cluster() {
     local mapping name
-    for mapping in slot node; do
+    for mapping in slot node han; do
         name="every collective and algorithm across 4 emulated nodes x 2 ranks mapped by $mapping (TCP between nodes); the runtime's node map"
+        [ "$mapping" = han ] && name="the same mapped by node, coll/han below hdring (its priority raised to 35)"
         if [ "$(id -u)" -ne 0 ]; then
             n=$((n + 1))
             echo "ok $n - $name # SKIP needs root (network namespaces)"
             continue
         fi
         local rank_by=()
-        [ "$mapping" = node ] && rank_by=(--rank-by node)
+        [ "$mapping" = slot ] || rank_by=(--rank-by node)
+        [ "$mapping" = han ] && rank_by+=(--mca coll_han_priority 35)
         OMPI_MCA_op=^avx OMPI_MCA_coll_hdring_verbose=1 timeout -k 10 "$((TIMEOUT * 2))" \
             "${HDRING_SRCDIR:?}/perf/cluster/cluster.sh" run 4 1gbit 2 -- "${rank_by[@]}" "$HDRING_TESTBIN/hdring_check" \
             --quick >"$LOG" 2>&1
         local rc=$? renumbered='$'
-        [ "$mapping" = node ] && renumbered='; ranks renumbered node by node$'
+        [ "$mapping" = slot ] || renumbered='; ranks renumbered node by node$'
         if [ $rc -eq 0 ] && grep -Eq '^hdring_check: [1-9][0-9]* cases, 0 failures$' "$LOG" &&
             has "^hdring: communicator of 8 ranks on 4 nodes x 2 \\(from the runtime's host names, domains exchanged\\)$renumbered" &&
             has "^hdring: allreduce np=8 bytes=[0-9]+ alg=[a-z_]+ \\(auto: cost model's fastest for p=8 across 4 nodes x 2 from"; then

@@ -14,10 +14,10 @@
 #include "sim_harness.h"
 
 static const hdring_cost_params_t param_sets[] = {
-    {1, 0, 0},        /* steps on the critical path */
-    {0, 1, 0},        /* bytes moved on it */
-    {0, 0, 1},        /* bytes reduced on it */
-    {1, 1e-3, 3e-4},  /* a mix */
+    {1, 0, 0, 0},          /* steps on the critical path */
+    {0, 1, 0, 1},          /* bytes moved on it */
+    {0, 0, 1, 0},          /* bytes reduced on it */
+    {1, 1e-3, 3e-4, 1e-3}, /* a mix */
 };
 #define NPARAMS ((int) (sizeof(param_sets) / sizeof(param_sets[0])))
 
@@ -116,7 +116,7 @@ END_TEST
 /* Bytes per rank, exactly, where the model gives them. */
 START_TEST(model_volume_matches_simulator)
 {
-    const hdring_cost_params_t c = {1, 0, 0};
+    const hdring_cost_params_t c = {1, 0, 0, 0};
     for (int p = 2; p <= 40; ++p) {
         const size_t count = even_count(p);
         const double n = (double) count * 8;
@@ -146,7 +146,7 @@ END_TEST
 
 START_TEST(ring_moves_2_p_minus_1_over_p_n_per_rank)
 {
-    const hdring_cost_params_t c = {1, 0, 0};
+    const hdring_cost_params_t c = {1, 0, 0, 0};
     for (int p = 2; p <= 33; ++p) {
         const size_t count = 5 * (size_t) p; /* n = 40 p bytes */
         size_t *blocks = malloc((size_t) p * sizeof(*blocks));
@@ -165,7 +165,7 @@ END_TEST
 
 START_TEST(rhd_on_2_to_the_k_ranks_takes_2k_steps)
 {
-    const hdring_cost_params_t c = {1, 0, 0};
+    const hdring_cost_params_t c = {1, 0, 0, 0};
     for (int k = 1; k <= 10; ++k) {
         const int p = 1 << k;
         size_t *blocks = malloc((size_t) p * sizeof(*blocks));
@@ -220,7 +220,7 @@ END_TEST
 START_TEST(binary_blocks_leave_no_rank_idle)
 {
     const int ps[] = {3, 5, 6, 7, 10, 12, 14, 24, 28, 48, 96};
-    const hdring_cost_params_t c = {1, 1e-3, 5e-4};
+    const hdring_cost_params_t c = {1, 1e-3, 5e-4, 1e-3};
     for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i) {
         const int p = ps[i];
         size_t *blocks = malloc((size_t) p * sizeof(*blocks));

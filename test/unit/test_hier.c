@@ -220,10 +220,10 @@ static const sim_cost_t local_cost = {1e-6, 1e-10, 2e-10}, network_cost = {3e-5,
 
 static hdring_model_t grid_model(int nodes, int ppn, bool index_major)
 {
-    const hdring_cost_params_t local = {local_cost.alpha, local_cost.beta, local_cost.gamma};
+    const hdring_cost_params_t local = {local_cost.alpha, local_cost.beta, local_cost.gamma, local_cost.beta};
     hdring_model_t m = hdring_model_single(nodes * ppn, false, &local);
     m.network.alpha = network_cost.alpha;
-    m.network.beta = network_cost.beta;
+    m.network.beta = m.network.exchange = network_cost.beta;
     m.shape.nodes = nodes;
     m.shape.ppn = m.shape.ppn_max = ppn;
     m.shape.index_major = index_major || 1 == ppn || 1 == nodes;

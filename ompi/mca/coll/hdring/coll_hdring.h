@@ -43,6 +43,7 @@ typedef struct mca_coll_hdring_config {
     size_t large_bytes[MCA_COLL_HDRING_NCOLLS][2]; /* from this on: ring; 0 = where the cost model says */
     double model_latency_us, model_bandwidth_mbs; /* the cost model's alpha and beta within a node */
     double model_network_latency_us, model_network_bandwidth_mbs; /* ... across nodes */
+    double model_network_exchange_mbs; /* ... each way while exchanging with one peer; 0: the bandwidth */
     double model_reduce_mbs;                                      /* its gamma */
     char *node_map; /* coll_hdring_node_map: read when the communicator is created (never later) */
     int verbose;
@@ -112,7 +113,7 @@ hdring_coll_t mca_coll_hdring_core_coll(mca_coll_hdring_coll_t coll);
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll);
 
 /* ---- locality ---- */
-/* Builds m->topo for the communicator (may exchange through the fallback module, so after it is saved). */
+/* Builds m->topo for the communicator (may exchange one value per rank over the PML). */
 int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm);
 
 /* ---- decision ---- */

@@ -90,6 +90,11 @@ static const model_param_t model_params[] = {
     {"model_network_bandwidth_mbs",
      "Cost model: bandwidth of one link direction on communicators whose ranks sit on more than one node, MB/s",
      HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS, offsetof(mca_coll_hdring_config_t, model_network_bandwidth_mbs), false},
+    {"model_network_exchange_mbs",
+     "Cost model: bandwidth of each direction while ranks on different nodes exchange with one peer both ways at "
+     "once (recursive halving and doubling), MB/s. 0 (default): coll_hdring_model_network_bandwidth_mbs, as on a "
+     "full-duplex network. hdring_calibrate measures both",
+     0, offsetof(mca_coll_hdring_config_t, model_network_exchange_mbs), true},
     {"model_reduce_mbs", "Cost model: speed of a local reduction, MB/s (1/gamma)", HDRING_DEFAULT_REDUCE_MBS,
      offsetof(mca_coll_hdring_config_t, model_reduce_mbs), false},
 };

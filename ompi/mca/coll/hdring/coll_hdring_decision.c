@@ -31,7 +31,11 @@ static hdring_model_t model_of(const mca_coll_hdring_module_t *m, int p, bool or
         .local = hdring_cost_params_of(cfg->model_latency_us, cfg->model_bandwidth_mbs, cfg->model_reduce_mbs),
         .network = hdring_cost_params_of(cfg->model_network_latency_us, cfg->model_network_bandwidth_mbs,
                                          cfg->model_reduce_mbs),
+        .concurrent = 1,
     };
+    if (cfg->model_network_exchange_mbs > 0) {
+        model.network.exchange = 1.0 / (cfg->model_network_exchange_mbs * 1e6);
+    }
     return model;
 }
 

@@ -4,13 +4,17 @@
  * Nodes: the runtime's host name of every process (job data, the same on every rank: no message). Open MPI
  * 4.1's runtime gives every peer's host name but only local peers' node ids, so names it is. Where the runtime
  * lacks a name (processes of several jobs, launchers that do not provide them), every rank's name is exchanged
- * instead, with one allgather through the fallback module.
+ * instead, with one allgather.
  *
  * Domains (package and NUMA node): from hwloc, of the cpuset each process is bound to, which the runtime gives
  * for the processes of this node (none when unbound: one domain). A communicator spanning several nodes with
  * several ranks on some node needs its remote ranks' domains too, which the runtime does not have: it exchanges
- * them with one allgather through the fallback module, at creation. Every decision to exchange depends only on
- * what all ranks know alike, so all of them take it together.
+ * them with one allgather, at creation. Every decision to exchange depends only on what all ranks know alike, so
+ * all of them take it together.
+ *
+ * The allgather is hdring's own (rhd, log2 p steps) over the PML, not the fallback module's: the communicator is
+ * still being created, and han, for one, creates sub-communicators on its first collective, which cannot happen
+ * inside another's creation (it hangs).
  *
  * coll_hdring_node_map (level 9) imposes the nodes instead: for machines whose runtime misreports them, and for
  * tests that need several nodes on one machine.
@@ -25,6 +29,7 @@
 #include "opal/mca/hwloc/base/base.h"
 #include "opal/mca/pmix/pmix.h"
 #include "opal/util/output.h"
+#include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/rte/rte.h"
 #include "ompi/proc/proc.h"
 
@@ -131,10 +136,24 @@ static bool imposed_nodes(const char *map, struct ompi_communicator_t *comm, int
     return ok;
 }
 
-/* One allgather of a value per rank, through the module below hdring. */
+/* One allgather of a value per rank: hdring's rhd over the PML, in rank order. */
 static int exchange(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, int64_t mine, int64_t *all)
 {
-    return m->fallback.allgather(&mine, 1, MPI_INT64_T, all, 1, MPI_INT64_T, comm, m->fallback.allgather_module);
+    const int p = ompi_comm_size(comm);
+    hdring_partition_t parts;
+    mca_coll_hdring_pml_t t;
+
+    if (HDRING_OK != hdring_partition_uniform(&parts, p, 1)) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    const hdring_blocks_t blocks = {&parts, NULL, NULL};
+    const hdring_args_t args = {.blocks = &blocks};
+    all[ompi_comm_rank(comm)] = mine;
+    mca_coll_hdring_pml_init(&t, m, comm, MPI_INT64_T, NULL, MCA_COLL_BASE_TAG_ALLGATHER, false);
+    t.base[HDRING_BUF_OUT] = (char *) all;
+    const int rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, HDRING_ALG_ALLGATHER_RHD, &args));
+    hdring_partition_free(&parts);
+    return rc;
 }
 
 typedef struct named {

@@ -136,7 +136,7 @@ static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_comm
     OBJ_RETAIN(m->fallback.bcast_module);
     m->fallback_retained = true;
     /* Where the ranks sit, once per communicator. It only fails out of memory (or if the communicator cannot
-     * carry an allgather): then hdring does not serve this communicator. */
+     * carry a message): then hdring does not serve this communicator. */
     const int rc = mca_coll_hdring_locality(m, comm);
     if (OMPI_SUCCESS != rc) {
         release_fallback(m);

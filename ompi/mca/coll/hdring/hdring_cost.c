@@ -52,6 +52,13 @@ static link_t network_link(const hdring_model_t *m, int flows)
     return lk;
 }
 
+/* ... for a step where each rank exchanges with one peer, both ways at once */
+static link_t network_exchange(const hdring_model_t *m, int flows)
+{
+    link_t lk = {m->network.alpha, m->network.exchange * flows, m->concurrent};
+    return lk;
+}
+
 static int ranks_per_node(const hdring_model_t *m) { return m->shape.ppn > 0 ? m->shape.ppn : m->shape.ppn_max; }
 
 /* Ranks of a node are consecutive in the order the algorithm runs in. */
@@ -68,7 +75,7 @@ static link_t link_pairs(const hdring_model_t *m, int d)
     if (grouped(m) && 0 == per_node % (2 * d)) {
         return local_link(m);
     }
-    return network_link(m, per_node);
+    return network_exchange(m, per_node);
 }
 
 /* Ring neighbours: one rank per node sends across when grouped, every rank otherwise. */
@@ -535,7 +542,8 @@ bool hdring_cost_applies(hdring_alg_t alg, const hdring_model_t *m)
 
 hdring_cost_params_t hdring_cost_params_of(double latency_us, double bandwidth_mbs, double reduce_mbs)
 {
-    hdring_cost_params_t c = {latency_us * 1e-6, 1.0 / (bandwidth_mbs * 1e6), 1.0 / (reduce_mbs * 1e6)};
+    hdring_cost_params_t c = {latency_us * 1e-6, 1.0 / (bandwidth_mbs * 1e6), 1.0 / (reduce_mbs * 1e6),
+                              1.0 / (bandwidth_mbs * 1e6)};
     return c;
 }
 

@@ -32,7 +32,8 @@
 
 #include "hdring_registry.h"
 
-/* The model's parameters from the MCA parameters' units: microseconds per message, MB/s moved and reduced. */
+/* The model's parameters from the MCA parameters' units: microseconds per message, MB/s moved and reduced; an
+ * exchange moves at the bandwidth each way (set .exchange for a link that is not full duplex). */
 hdring_cost_params_t hdring_cost_params_of(double latency_us, double bandwidth_mbs, double reduce_mbs);
 
 /* p ranks on one node with parameters c. */

@@ -130,9 +130,11 @@ typedef struct hdring_scratch {
 } hdring_scratch_t;
 
 typedef struct hdring_cost_params {
-    double alpha; /* seconds per message */
-    double beta;  /* seconds per byte moved */
-    double gamma; /* seconds per byte reduced */
+    double alpha;    /* seconds per message */
+    double beta;     /* seconds per byte moved */
+    double gamma;    /* seconds per byte reduced */
+    double exchange; /* seconds per byte moved each way while exchanging with one peer (beta on a full-duplex
+                        link) */
 } hdring_cost_params_t;
 
 /* What the predicted time of a call depends on besides its size (hdring_cost.h). */
