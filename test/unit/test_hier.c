@@ -98,7 +98,7 @@ static void hier_on_grid(int nodes, int ppn)
             hdring_alg_t phase[HDRING_NPHASES];
             phases_for(row->id, k + nodes + ppn, phase);
             run_t run = {.alg = row->id, .p = p, .kind = &kind_u64_sum, .cost = no_cost, .nodes = nodes,
-                         .ppn = ppn, .near_first = nodes > 1, .phase = phase};
+                         .ppn = ppn, .near_first = nodes > 1 && ppn > 1, .phase = phase};
             char what[160];
             snprintf(what, sizeof(what), "phases %s %s %s", hdring_alg_name(phase[0]), hdring_alg_name(phase[1]),
                      hdring_alg_name(phase[2]));
@@ -251,7 +251,7 @@ static void simulate_on_grid(hdring_alg_t alg, int nodes, int ppn, const hdring_
         blocks[i] = count / (size_t) p;
     }
     run_t run = {.alg = alg, .p = p, .count = count, .blocks = blocks, .kind = &kind_u64_sum, .cost = local_cost,
-                 .nodes = nodes, .ppn = ppn, .network = network_cost, .near_first = nodes > 1, .phase = phase};
+                 .nodes = nodes, .ppn = ppn, .network = network_cost, .near_first = nodes > 1 && ppn > 1, .phase = phase};
     run_collective(&run, res, true);
     ck_assert_msg(res->ok, "%s on %d x %d: %s", hdring_alg_name(alg), nodes, ppn, res->why);
 }

@@ -186,7 +186,7 @@ void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdri
     blocks->owner_of = renumbered ? m->topo.vrank_of : NULL;
     args->blocks = NULL == parts ? NULL : blocks;
     args->ordered = ordered;
-    args->near_first = m->topo.shape.nodes > 1;
+    args->near_first = m->topo.shape.nodes > 1 && m->topo.shape.ppn_max > 1;
     args->nodes = m->topo.shape.nodes;
     args->ppn = m->topo.shape.ppn;
     args->root = renumbered ? m->topo.vrank_of[args->root] : args->root;

@@ -298,10 +298,10 @@ static int position_holder(const positions_model_t *pm, int j)
 /* Ranks renumbered into locality order own the blocks of other positions: every piece moves. */
 static bool renumbered(const hdring_model_t *m) { return !m->ordered && !m->shape.node_major; }
 
-/* Schedules that can choose put their largest exchanges within nodes when ranks sit on several (near_first). */
+/* Schedules that can choose put their largest exchanges within nodes when nodes hold several ranks (near_first). */
 static hdring_rhd_order_t vector_order(const hdring_model_t *m, hdring_rhd_order_t alone)
 {
-    return m->ordered || m->shape.nodes > 1 ? HDRING_RHD_DISTANCE_DOUBLING : alone;
+    return m->ordered || (m->shape.nodes > 1 && ranks_per_node(m) > 1) ? HDRING_RHD_DISTANCE_DOUBLING : alone;
 }
 
 /* Deliver (and its reverse, collect): every piece where a position and a block overlap moves unless the

@@ -119,8 +119,8 @@ typedef struct hdring_args {
     const hdring_blocks_t *blocks; /* reduce_scatter, allgather */
     bool ordered;                  /* reduce_scatter: keep operand order */
     int root;                      /* bcast: the algorithm rank holding the message */
-    bool near_first;               /* ranks in locality order on several nodes: schedules that can choose put their
-                                      largest exchanges between neighbouring ranks */
+    bool near_first;               /* ranks in locality order on several nodes of several ranks: schedules that can
+                                      choose put their largest exchanges between neighbouring ranks */
     int nodes, ppn;                /* hierarchical: node j holds ranks j ppn .. j ppn + ppn - 1 */
     hdring_alg_t phase[HDRING_NPHASES]; /* hierarchical: the flat algorithm of each phase */
 } hdring_args_t;
