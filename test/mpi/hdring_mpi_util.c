@@ -25,22 +25,34 @@ static int enum_value(MPI_T_enum enumtype, const char *value, int *out)
     return -1;
 }
 
-int util_cvar_write(const char *name, const char *value)
+/* An MCA variable's index, type and enum: 0, 1 if it does not exist, -1 on error. */
+static int cvar_info(const char *name, int *index, MPI_Datatype *dtype, MPI_T_enum *enumtype)
 {
-    int index, verbosity, bind, scope, nlen, dlen, count;
-    char vname[256], desc[1024];
-    MPI_Datatype dtype;
-    MPI_T_enum enumtype;
-    MPI_T_cvar_handle handle;
-
-    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &index)) {
+    int verbosity, bind, scope, nlen, dlen;
+    char vname[256], desc[4096];
+    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, index)) {
         return 1;
     }
     nlen = sizeof(vname);
     dlen = sizeof(desc);
-    if (MPI_SUCCESS != MPI_T_cvar_get_info(index, vname, &nlen, &verbosity, &dtype, &enumtype, desc, &dlen, &bind,
-                                           &scope) ||
-        MPI_SUCCESS != MPI_T_cvar_handle_alloc(index, NULL, &handle, &count)) {
+    return MPI_SUCCESS == MPI_T_cvar_get_info(*index, vname, &nlen, &verbosity, dtype, enumtype, desc, &dlen, &bind,
+                                              &scope)
+               ? 0
+               : -1;
+}
+
+int util_cvar_write(const char *name, const char *value)
+{
+    int index, count;
+    MPI_Datatype dtype;
+    MPI_T_enum enumtype;
+    MPI_T_cvar_handle handle;
+    const int found = cvar_info(name, &index, &dtype, &enumtype);
+
+    if (1 == found) {
+        return 1;
+    }
+    if (0 != found || MPI_SUCCESS != MPI_T_cvar_handle_alloc(index, NULL, &handle, &count)) {
         fprintf(stderr, "MPI_T: cannot access %s\n", name);
         return -1;
     }
@@ -77,19 +89,16 @@ int util_cvar_write(const char *name, const char *value)
 
 int util_cvar_enum_names(const char *name, char *out, size_t len)
 {
-    int index, verbosity, bind, scope, nlen, dlen, num;
-    char vname[256], desc[4096], item[256];
+    int index, num, nlen = 256;
+    char ename[256], item[256];
     MPI_Datatype dtype;
     MPI_T_enum enumtype;
+    const int found = cvar_info(name, &index, &dtype, &enumtype);
 
-    if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &index)) {
-        return 1;
+    if (0 != found) {
+        return found;
     }
-    nlen = sizeof(vname);
-    dlen = sizeof(desc);
-    if (MPI_SUCCESS != MPI_T_cvar_get_info(index, vname, &nlen, &verbosity, &dtype, &enumtype, desc, &dlen, &bind,
-                                           &scope) ||
-        MPI_T_ENUM_NULL == enumtype || MPI_SUCCESS != MPI_T_enum_get_info(enumtype, &num, vname, &nlen)) {
+    if (MPI_T_ENUM_NULL == enumtype || MPI_SUCCESS != MPI_T_enum_get_info(enumtype, &num, ename, &nlen)) {
         return -1;
     }
     out[0] = '\0';

@@ -24,6 +24,15 @@ static size_t rhd_tmp(const hdring_positions_t *pos, int npos)
 
 static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
+/* The scratch function of an algorithm that needs none. */
+#define NO_SCRATCH(STEM)                                                                                              \
+    hdring_scratch_t hdring_scratch_##STEM(int p, const hdring_args_t *a)                                            \
+    {                                                                                                                 \
+        const hdring_scratch_t none = {0, 0};                                                                         \
+        (void) p, (void) a;                                                                                           \
+        return none;                                                                                                  \
+    }
+
 /* TMP of the binary-block reduce phase: the larger half at the first step of any block. */
 static size_t binblocks_tmp(const hdring_binblocks_t *bb, const hdring_partition_t *fine)
 {
@@ -453,29 +462,10 @@ int hdring_run_allgather_ring(const hdring_xport_t *x, const hdring_args_t *a)
     return hdring_ring_allgather(x, a->blocks, HDRING_BUF_OUT);
 }
 
-static hdring_scratch_t no_scratch(void)
-{
-    hdring_scratch_t none = {0, 0};
-    return none;
-}
-
-hdring_scratch_t hdring_scratch_allgather_ring(int p, const hdring_args_t *a)
-{
-    (void) p, (void) a;
-    return no_scratch();
-}
-
-hdring_scratch_t hdring_scratch_allgather_rhd(int p, const hdring_args_t *a)
-{
-    (void) p, (void) a;
-    return no_scratch();
-}
-
-hdring_scratch_t hdring_scratch_allgather_binary_blocks(int p, const hdring_args_t *a)
-{
-    (void) p, (void) a;
-    return no_scratch();
-}
+/* The allgathers move blocks within OUT: no scratch. */
+NO_SCRATCH(allgather_ring)
+NO_SCRATCH(allgather_rhd)
+NO_SCRATCH(allgather_binary_blocks)
 
 /* ---------------------------------------------------------------- bcast */
 
@@ -530,23 +520,9 @@ int hdring_run_bcast_scatter_ring(const hdring_xport_t *x, const hdring_args_t *
     return from_root(x, a, HDRING_ALG_ALLGATHER_RING);
 }
 
-hdring_scratch_t hdring_scratch_bcast_binomial(int p, const hdring_args_t *a)
-{
-    (void) p, (void) a;
-    return no_scratch();
-}
-
-hdring_scratch_t hdring_scratch_bcast_scatter_rhd(int p, const hdring_args_t *a)
-{
-    (void) p, (void) a;
-    return no_scratch();
-}
-
-hdring_scratch_t hdring_scratch_bcast_scatter_ring(int p, const hdring_args_t *a)
-{
-    (void) p, (void) a;
-    return no_scratch();
-}
+NO_SCRATCH(bcast_binomial)
+NO_SCRATCH(bcast_scatter_rhd)
+NO_SCRATCH(bcast_scatter_ring)
 
 /* ---------------------------------------------------------------- dispatch */
 
@@ -562,5 +538,6 @@ int hdring_run(const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a
 hdring_scratch_t hdring_scratch(hdring_alg_t alg, int p, const hdring_args_t *a)
 {
     const hdring_algorithm_t *row = hdring_algorithm(alg);
-    return NULL == row ? no_scratch() : row->scratch(p, a);
+    const hdring_scratch_t none = {0, 0};
+    return NULL == row ? none : row->scratch(p, a);
 }

@@ -16,14 +16,14 @@
 
 #include "hdring_algorithms.h"
 
-static hdring_xport_t node_group(const hdring_xport_t *x, const hdring_args_t *a, hdring_view_t *v, int rotate)
+static hdring_xport_t node_group(const hdring_xport_t *x, const hdring_args_t *a, hdring_view_t *v)
 {
-    return hdring_view(x, v, x->rank / a->ppn * a->ppn, 1, a->ppn, rotate);
+    return hdring_view(x, v, x->rank / a->ppn * a->ppn, 1, a->ppn, 0);
 }
 
-static hdring_xport_t index_group(const hdring_xport_t *x, const hdring_args_t *a, hdring_view_t *v, int rotate)
+static hdring_xport_t index_group(const hdring_xport_t *x, const hdring_args_t *a, hdring_view_t *v)
 {
-    return hdring_view(x, v, x->rank % a->ppn, a->ppn, a->nodes, rotate);
+    return hdring_view(x, v, x->rank % a->ppn, a->ppn, a->nodes, 0);
 }
 
 static bool is_grid(const hdring_xport_t *x, const hdring_args_t *a)
@@ -74,11 +74,11 @@ int hdring_run_allreduce_hier(const hdring_xport_t *x, const hdring_args_t *a)
     const hdring_args_t by_slice = {.blocks = &blocks};
     const hdring_args_t my_slice = {.count = mine};
 
-    hdring_xport_t node = node_group(x, a, &vn, 0);
+    hdring_xport_t node = node_group(x, a, &vn);
     vn.buf[HDRING_BUF_OUT].off = at; /* (1) slice `index` lands at its place in OUT */
     rc = hdring_run(&node, a->phase[HDRING_PHASE_INTRA_FIRST], &by_slice);
     if (HDRING_OK == rc) {
-        const hdring_xport_t across = index_group(x, a, &vi, 0);
+        const hdring_xport_t across = index_group(x, a, &vi);
         vi.buf[HDRING_BUF_IN] = vi.buf[HDRING_BUF_OUT] = hdring_at(HDRING_BUF_OUT, at); /* (2) in place */
         rc = hdring_run(&across, a->phase[HDRING_PHASE_INTER], &my_slice);
     }
@@ -189,9 +189,9 @@ static int regrid(const hdring_xport_t *x, const hdring_args_t *a, const grid_ve
  * index-major order are first copied into WORK).
  * Cost: copy (n, unless in index-major order) + RS(L, n) + RS(N, n/L) with the link shared by L groups; per node
  *   link (N-1)/N n, the bandwidth minimum.
- * Trace N = 2, L = 2, ranks 0-1 | 2-3 by slot: index-major order is blocks 0 2 | 1 3; (1) 0 and 1 reduce-scatter
- *   it, 0 getting blocks 0 2 of their node's sum, 1 blocks 1 3, and so 2 and 3; (2) 0 and 2 reduce-scatter
- *   blocks 0 2: 0 gets 0, 2 gets 2; 1 and 3 likewise.
+ * Trace N = 3, L = 2, ranks 0-1 | 2-3 | 4-5 by slot: index-major order is blocks 0 2 4 | 1 3 5, copied into WORK;
+ *   (1) 0 and 1 reduce-scatter it, 0 getting blocks 0 2 4 of their node's sum, 1 blocks 1 3 5, and so the other
+ *   nodes; (2) 0, 2 and 4 reduce-scatter blocks 0 2 4: each gets its own; 1, 3 and 5 likewise.
  */
 int hdring_run_reduce_scatter_hier(const hdring_xport_t *x, const hdring_args_t *a)
 {
@@ -214,14 +214,14 @@ int hdring_run_reduce_scatter_hier(const hdring_xport_t *x, const hdring_args_t 
 
     rc = g.direct ? HDRING_OK : regrid(x, a, &g, HDRING_BUF_IN, HDRING_BUF_WORK, true, -1);
     if (HDRING_OK == rc) {
-        hdring_xport_t node = node_group(x, a, &vn, 0);
+        hdring_xport_t node = node_group(x, a, &vn);
         vn.buf[HDRING_BUF_IN] = g.direct ? hdring_at(HDRING_BUF_IN, 0) : hdring_at(HDRING_BUF_WORK, 0);
         vn.buf[HDRING_BUF_OUT] = hdring_at(HDRING_BUF_WORK, own);
         vn.buf[HDRING_BUF_WORK] = hdring_at(HDRING_BUF_WORK, own + slice);
         rc = hdring_run(&node, a->phase[HDRING_PHASE_INTRA_FIRST], &phase1);
     }
     if (HDRING_OK == rc) {
-        hdring_xport_t across = index_group(x, a, &vi, 0);
+        hdring_xport_t across = index_group(x, a, &vi);
         vi.buf[HDRING_BUF_IN] = hdring_at(HDRING_BUF_WORK, own);
         vi.buf[HDRING_BUF_WORK] = hdring_at(HDRING_BUF_WORK, own + slice);
         rc = hdring_run(&across, a->phase[HDRING_PHASE_INTER], &phase2);
@@ -258,8 +258,9 @@ hdring_scratch_t hdring_scratch_reduce_scatter_hier(int p, const hdring_args_t *
  * not in index-major order are gathered in WORK and copied to OUT at the end).
  * Cost: AG(N, n/L) with the link shared by L groups + AG(L, n) + copy (n, unless in index-major order); per node
  *   link (N-1)/N n, the bandwidth minimum.
- * Trace N = 2, L = 2, ranks mapped round-robin (0 2 | 1 3, index-major already): (1) 0 and 1 (index 0 on nodes 0
- *   and 1) swap blocks 0 and 1, 2 and 3 swap blocks 2 and 3; (2) 0 and 2 swap slices {0,1} and {2,3}, and so 1, 3.
+ * Trace N = 3, L = 2, ranks mapped round-robin (nodes 0 3 | 1 4 | 2 5, so blocks in rank order are index-major):
+ *   (1) 0, 1 and 2 (index 0 on each node) allgather blocks 0 1 2, and 3, 4, 5 blocks 3 4 5; (2) 0 and 3 swap
+ *   slices {0,1,2} and {3,4,5}, and so 1 and 4, 2 and 5.
  */
 int hdring_run_allgather_hier(const hdring_xport_t *x, const hdring_args_t *a)
 {
@@ -282,13 +283,13 @@ int hdring_run_allgather_hier(const hdring_xport_t *x, const hdring_args_t *a)
 
     rc = g.direct ? HDRING_OK : regrid(x, a, &g, HDRING_BUF_OUT, HDRING_BUF_WORK, true, x->rank);
     if (HDRING_OK == rc) {
-        hdring_xport_t across = index_group(x, a, &vi, 0);
+        hdring_xport_t across = index_group(x, a, &vi);
         vi.buf[HDRING_BUF_OUT] = hdring_at(grid, hdring_part_offset(&g.slices, index));
         vi.buf[HDRING_BUF_WORK] = hdring_at(HDRING_BUF_WORK, hdring_partition_total(&g.parts));
         rc = hdring_run(&across, a->phase[HDRING_PHASE_INTER], &phase1);
     }
     if (HDRING_OK == rc) {
-        hdring_xport_t node = node_group(x, a, &vn, 0);
+        hdring_xport_t node = node_group(x, a, &vn);
         vn.buf[HDRING_BUF_OUT] = hdring_at(grid, 0);
         vn.buf[HDRING_BUF_WORK] = hdring_at(HDRING_BUF_WORK, hdring_partition_total(&g.parts));
         rc = hdring_run(&node, a->phase[HDRING_PHASE_INTRA_LAST], &phase2);
@@ -335,12 +336,12 @@ int hdring_run_bcast_hier(const hdring_xport_t *x, const hdring_args_t *a)
     const int root_node = a->root / a->ppn, root_index = a->root % a->ppn;
     hdring_args_t phase = *a;
     if (x->rank % a->ppn == root_index) {
-        const hdring_xport_t across = index_group(x, a, &vi, 0);
+        const hdring_xport_t across = index_group(x, a, &vi);
         phase.root = root_node;
         rc = hdring_run(&across, a->phase[HDRING_PHASE_INTER], &phase);
     }
     if (HDRING_OK == rc) {
-        const hdring_xport_t node = node_group(x, a, &vn, 0);
+        const hdring_xport_t node = node_group(x, a, &vn);
         phase.root = root_index;
         rc = hdring_run(&node, a->phase[HDRING_PHASE_INTRA_LAST], &phase);
     }
