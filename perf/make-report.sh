@@ -7,7 +7,9 @@
 # Shared memory: hdring_ab for the five collectives at 2, 4 and 5 ranks, 4 B to 4 MiB. Emulated cluster (root
 # only; perf/cluster): 4 and 5 nodes x 1 rank at 1 Gbit/s and 200 Mbit/s, allreduce, reduce_scatter_block,
 # allgather and bcast at 1 KiB, 64 KiB, 1 MiB and 4 MiB; and the link check (an exchange against a one-way stream,
-# tbf and htb shaping). Needs the build in _build/ (scripts/build.sh) and hdring installed where Open MPI finds
+# tbf and htb shaping). Several ranks per node (root only): 4 nodes x 2 ranks at 200 Mbit/s and 1 Gbit/s, mapped by
+# slot and by node, hdring against tuned and against han, three jobs each, with the network parameters
+# hdring_calibrate measures on that cluster first (and one run with the defaults). Needs the build in _build/ (scripts/build.sh) and hdring installed where Open MPI finds
 # it, or OMPI_MCA_mca_component_path pointing at it. --quick: fewer rounds (a smoke run, noisier). About
 # 5 minutes on the 2-core development machine.
 set -eu
@@ -22,6 +24,8 @@ ab=_build/perf/hdring_ab
 [ -x "$ab" ] || { echo "make-report.sh: build first (scripts/build.sh)" >&2; exit 2; }
 points=1024,65536,1048576,4194304
 cluster_colls=allreduce,reduce_scatter_block,allgather,bcast
+topo_jobs=3
+[ "${1:-}" = --quick ] && topo_jobs=1
 
 # ---- measurements
 for np in 2 4 5; do
@@ -36,6 +40,25 @@ if [ "$(id -u)" -eq 0 ]; then
             cluster_runs="$cluster_runs cluster-$nodes-$rate"
         done
     done
+    # several ranks per node: calibrate the network parameters on the cluster, then three jobs per configuration
+    for rate in 200mbit 1gbit; do
+        perf/cluster/cluster.sh run 4 "$rate" 2 -- _build/perf/hdring_calibrate --reps 11 >"$report/topo-$rate-calibration.txt"
+        params=$(sed -n 's/^\(coll_hdring_model_network_[a-z_]*\) = \([0-9.]*\)$/OMPI_MCA_\1=\2/p' \
+            "$report/topo-$rate-calibration.txt")
+        [ "$(wc -w <<<"$params")" -eq 3 ] || { echo "make-report.sh: hdring_calibrate gave no parameters" >&2; exit 1; }
+        for job in $(seq "$topo_jobs"); do
+            for mapping in slot node; do
+                for baseline in tuned han; do
+                    # shellcheck disable=SC2086
+                    env $params perf/run-ab.sh -c "4:$rate:2" -m "$mapping" -b "$baseline" \
+                        -o "$report/topo-$rate-$mapping-$baseline/job$job" -- --rounds "$cluster_rounds" \
+                        --coll "$cluster_colls" --sizes "$points" >/dev/null
+                done
+            done
+        done
+    done
+    perf/run-ab.sh -c 4:200mbit:2 -m node -b tuned -o "$report/topo-200mbit-node-tuned-defaults" -- \
+        --rounds "$cluster_rounds" --coll "$cluster_colls" --sizes "$points" >/dev/null
     : >"$report/linkcheck.txt"
     for rate in 1gbit 200mbit; do
         for qdisc in tbf htb; do
@@ -72,6 +95,39 @@ summary_rows() {
         END { for (k = 1; k <= nc; ++k) { printf "| %s | %s", label, c[k];
                                          for (i = 1; i <= np; ++i) printf " | %s", ((c[k], i) in cell ? cell[c[k], i] : "-");
                                          printf " |\n" } }' "$csv"
+}
+
+# topology_table RATE: per mapping, collective and size: hdring's time, the link bound, and the ratios to tuned
+# and han with their controls, medians over the jobs.
+topology_table() {
+    local rate=$1 bw
+    bw=$(sed -n 's/^coll_hdring_model_network_bandwidth_mbs = //p' "$report/topo-$rate-calibration.txt")
+    for mapping in slot node; do
+        for baseline in tuned han; do
+            for f in "$report/topo-$rate-$mapping-$baseline"/job*/ab.csv; do
+                sed "s/^/$mapping,$baseline,/" "$f"
+            done
+        done
+    done | awk -F, -v bw="$bw" -v nodes=4 '
+        function median(list,    n, v, i, j, t) {
+            n = split(list, v, " ")
+            for (i = 2; i <= n; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
+            return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+        { key = $1 SUBSEP $3 SUBSEP $6
+          if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+          hd[key] = hd[key] " " $7; ratio[key, $2] = ratio[key, $2] " " $9; ctl[key, $2] = ctl[key, $2] " " $12 }
+        END {
+            print "| mapping | collective | bytes | hdring (ms) | link bound (ms) | hdring/bound | hdring/tuned [control] | hdring/han [control] |"
+            print "|---|---|---:|---:|---:|---:|---:|---:|"
+            for (i = 1; i <= nk; ++i) {
+                split(keys[i], k, SUBSEP)
+                n = k[3]; f = k[2] == "allreduce" ? 2 * (nodes - 1) / nodes : (k[2] == "bcast" ? 1 : (nodes - 1) / nodes)
+                bound = f * n / bw / 1000; t = median(hd[keys[i]]) / 1000
+                printf "| by %s | %s | %d | %.2f | %.2f | %.2f | %.3f [%.3f] | %.3f [%.3f] |\n", k[1], k[2], n, t, bound,
+                       t / bound, median(ratio[keys[i], "tuned"]), median(ctl[keys[i], "tuned"]),
+                       median(ratio[keys[i], "han"]), median(ctl[keys[i], "han"])
+            }
+        }'
 }
 
 {
@@ -129,6 +185,33 @@ summary_rows() {
             echo
             table "$report/$run/ab.csv"
         done
+        echo
+        echo "## Several ranks per node: 4 nodes x 2 ranks"
+        echo
+        echo "Before the jobs of each link rate, \`hdring_calibrate\` measures the network on that cluster (8 ranks, all"
+        echo "pairs across nodes at once) and the jobs run with what it printed: $(paste -sd' ' <(grep -h '^coll_hdring_model_network' "$report/topo-200mbit-calibration.txt"))"
+        echo "at 200 Mbit/s; $(paste -sd' ' <(grep -h '^coll_hdring_model_network' "$report/topo-1gbit-calibration.txt")) at 1 Gbit/s."
+        echo "Mapped by slot, ranks 0-1 share node 0; by node (\`--rank-by node\`), ranks 0 and 4 do. hdring runs its"
+        echo "reductions with a commutative operation, its allgathers and bcasts, in node order either way. Each figure is"
+        echo "the median over $topo_jobs jobs of each job's median (the controls likewise); han is Open MPI's hierarchical"
+        echo "component with its priority raised to 35 for the job. The bound is what one node's link must carry at the"
+        echo "calibrated one-way rate: allreduce 2 (N-1)/N n, reduce_scatter_block and allgather (N-1)/N n, bcast n."
+        for rate in 200mbit 1gbit; do
+            echo
+            echo "### ${rate/bit/bit\/s} links"
+            echo
+            topology_table "$rate"
+            echo
+            echo "![hdring/tuned by node, $rate](report/topo-$rate-node-tuned/job1/ab.png)"
+            echo "![hdring/han by node, $rate](report/topo-$rate-node-han/job1/ab.png)"
+        done
+        echo
+        echo "### The same cluster with the network defaults"
+        echo
+        echo "200 Mbit/s, mapped by node, against tuned, one job, hdring's network parameters at their defaults (a"
+        echo "10 Gbit/s class guess): the topology does not depend on them, the choices between algorithms do."
+        echo
+        table "$report/topo-200mbit-node-tuned-defaults/ab.csv"
         echo
         echo "### Link check: does a pairwise exchange get the full rate?"
         echo
