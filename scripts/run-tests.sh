@@ -1,8 +1,10 @@
 #!/bin/sh
 # Set up a fresh Debian 12 machine and run every test: unit tests of the MPI-free core and MPI tests under
-# real mpirun. Ends with "N passed, N failed" counting individual checks; exit status 0 only if none failed.
+# real mpirun, each result printed as it comes. Ends with "N passed, N failed" counting individual checks (a
+# failure once) and the wall time; exit status 0 only if none failed.
 set -e
 cd "$(dirname "$0")/.."
+start=$(date +%s)
 scripts/install-deps.sh
 scripts/build.sh
 cd _build
@@ -17,5 +19,6 @@ pass=$(sed -n 's/^# PASS: *//p' "$log")
 fail=$(sed -n 's/^# FAIL: *//p' "$log")
 error=$(sed -n 's/^# ERROR: *//p' "$log")
 [ "$status" -eq 0 ] || echo "failures are described in _build/test/test-suite.log"
-echo "$pass passed, $((fail + error)) failed"
+elapsed=$(($(date +%s) - start))
+echo "$pass passed, $((fail + error)) failed, in $((elapsed / 60)) min $((elapsed % 60)) s"
 exit "$status"
