@@ -140,6 +140,33 @@ suite_foundation() {
         fail "--mca coll hdring alone: one clear message naming a working command line" "exit status $rc"
     fi
 
+    # values hdring cannot read: reported once by the job, the default used, hdring still serving; never the
+    # misleading "found no lower-priority component"
+    bad_value() { # NAME MESSAGE-PATTERN MPIRUN-ARGS...
+        local name=$1 pattern=$2; shift 2
+        mpi 3 --mca coll_hdring_verbose 1 "$@" "$bin/hdring_check" --coll allreduce --alg env --counts 1000
+        if [ $? -eq 0 ] && [ "$(grep -c "$pattern" "$LOG")" -eq 1 ] && has '^hdring: allreduce np=3 bytes=4000 alg=' &&
+            ! has 'found no lower-priority' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+            pass "$name"
+        else
+            fail "$name"
+        fi
+    }
+    bad_value "an unknown algorithm name is reported once; hdring runs auto" \
+        'cannot use the value "bogus" given for coll_hdring_allreduce_algorithm' \
+        --mca coll_hdring_allreduce_algorithm bogus
+    bad_value "an unparsable priority is reported once; hdring keeps its default" \
+        'cannot use the value "abc" given for coll_hdring_priority' --mca coll_hdring_priority abc
+    bad_value "an unparsable model parameter is reported once; hdring keeps its default" \
+        'cannot use the value "fast" given for coll_hdring_model_latency_us' --mca coll_hdring_model_latency_us fast
+    mpi 3 --mca coll_hdring_priority 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --counts 10
+    if [ $? -eq 0 ] && [ "$(grep -c 'priority (coll_hdring_priority) is 5, not above tuned' "$LOG")" -eq 1 ] &&
+        ! has '^hdring: allreduce' && ! has 'found no lower-priority' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "a priority below tuned's: one message saying so, tuned serves"
+    else
+        fail "a priority below tuned's: one message saying so, tuned serves"
+    fi
+
     # ring allreduce: every count and case, np 1..8
     for np in 1 2 3 4 5 6 7 8; do
         check "ring allreduce correct, np=$np (counts 0, 1, p-1, p, p+1, 3p+2, 1000+p, 40003; in place; 4 communicators)" \
@@ -362,6 +389,7 @@ suite_repro() {
 
 # More than 2^31 bytes in one call (1 KiB elements, counts below 2^31).
 suite_large() {
+    echo "# the calls of more than 2^31 bytes take about 5 minutes on an idle 2-core machine"
     LIMIT=$LONG_TIMEOUT check "allreduce, allgather, bcast, reduce_scatter_block of more than 2^31 bytes, auto, every flat algorithm and one hierarchical (np=2)" 2 \
         "$HDRING_TESTBIN/hdring_check" --large
 }
@@ -398,6 +426,7 @@ suite_cluster() {
 
 calibrate
 for suite in $SUITES; do
+    echo "# suite $suite, started at $(date +%T)"
     "suite_$suite"
 done
 echo "1..$n"

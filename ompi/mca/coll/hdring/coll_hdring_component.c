@@ -8,6 +8,7 @@
 #include "ompi_config.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 
 #include "opal/mca/base/mca_base_var.h"
 #include "opal/mca/base/mca_base_var_enum.h"
+#include "opal/mca/base/mca_base_vari.h" /* mca_base_var_file_value_t: the text a parameter file gave */
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
 #include "ompi/mca/rte/rte.h"
@@ -150,13 +152,129 @@ void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
 
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll) { return coll_params[coll].name; }
 
+/*
+ * Values Open MPI would misread: it takes "abc" for the integer 0, "40x" for 40 and "fast" for the double 0.0,
+ * and refuses a name its enum does not know by not loading the component at all. hdring checks the text each
+ * parameter was given, keeps its default for a value it cannot read, and says so once (at MPI_Init).
+ */
+#define MAX_BAD_VALUES 8
+static struct bad_value {
+    char name[64], text[64], used[32];
+} bad_values[MAX_BAD_VALUES];
+static int nbad_values;
+
+/* The text a parameter was given in the environment (mpirun --mca included) or a parameter file; NULL where it
+ * keeps its default or was written through MPI_T. */
+static const char *given_text(int idx)
+{
+    const mca_base_var_t *var;
+    char env_name[128];
+
+    if (idx < 0 || OPAL_SUCCESS != mca_base_var_get(idx, &var)) {
+        return NULL;
+    }
+    switch (var->mbv_source) {
+    case MCA_BASE_VAR_SOURCE_ENV:
+    case MCA_BASE_VAR_SOURCE_COMMAND_LINE:
+        snprintf(env_name, sizeof(env_name), "OMPI_MCA_%s", var->mbv_full_name);
+        return getenv(env_name);
+    case MCA_BASE_VAR_SOURCE_FILE:
+    case MCA_BASE_VAR_SOURCE_OVERRIDE:
+        return NULL == var->mbv_file_value ? NULL : ((mca_base_var_file_value_t *) var->mbv_file_value)->mbvfv_value;
+    default:
+        return NULL;
+    }
+}
+
+/* Whether Open MPI reads `text` as what it says: a whole number (an optional k/m/g suffix, as Open MPI
+ * accepts; not negative for sizes) or a whole floating-point number. */
+static bool readable(const char *text, mca_base_var_type_t type)
+{
+    char *end;
+    errno = 0;
+    if (MCA_BASE_VAR_TYPE_DOUBLE == type) {
+        (void) strtod(text, &end);
+    } else {
+        const long long v = strtoll(text, &end, 0);
+        if (MCA_BASE_VAR_TYPE_SIZE_T == type && v < 0) {
+            return false;
+        }
+        if (end != text && NULL != strchr("kKmMgG", *end) && '\0' != *end) {
+            ++end;
+        }
+    }
+    return 0 == errno && end != text && '\0' == *end;
+}
+
+static void note_bad_value(const char *name, const char *text, const char *used)
+{
+    if (nbad_values < MAX_BAD_VALUES) {
+        struct bad_value *b = &bad_values[nbad_values++];
+        snprintf(b->name, sizeof(b->name), "coll_hdring_%s", name);
+        snprintf(b->text, sizeof(b->text), "%s", NULL == text ? "?" : text);
+        snprintf(b->used, sizeof(b->used), "%s", used);
+    }
+}
+
+void mca_coll_hdring_report_bad_values(void)
+{
+    for (int i = 0; i < nbad_values; ++i) {
+        mca_coll_hdring_report("bad value", bad_values[i].name, bad_values[i].text, bad_values[i].used);
+    }
+    nbad_values = 0;
+}
+
+/* Registers a parameter whose storage holds its default. An enum value Open MPI does not know, or a number it
+ * would misread, leaves the default in place and is reported (above). */
 static int register_var(const char *name, const char *help, mca_base_var_type_t type, mca_base_var_enum_t *enumerator,
                         int level, void *storage)
 {
+    union {
+        int i;
+        size_t z;
+        double d;
+    } fallback;
+    char used[32] = "";
+
+    switch (type) {
+    case MCA_BASE_VAR_TYPE_INT:
+        fallback.i = *(int *) storage;
+        snprintf(used, sizeof(used), "%d", fallback.i);
+        break;
+    case MCA_BASE_VAR_TYPE_SIZE_T:
+        fallback.z = *(size_t *) storage;
+        snprintf(used, sizeof(used), "%zu", fallback.z);
+        break;
+    case MCA_BASE_VAR_TYPE_DOUBLE:
+        fallback.d = *(double *) storage;
+        snprintf(used, sizeof(used), "%g", fallback.d);
+        break;
+    default:
+        break;
+    }
     int idx = mca_base_component_var_register(&mca_coll_hdring_component.super.collm_version, name, help, type,
                                               enumerator, 0, MCA_BASE_VAR_FLAG_SETTABLE, level,
                                               MCA_BASE_VAR_SCOPE_ALL, storage);
-    return idx < 0 ? idx : OMPI_SUCCESS;
+    if (OPAL_ERR_VALUE_OUT_OF_BOUNDS == idx && NULL != enumerator) {
+        /* registered, but Open MPI refused the value (and said so): the default stays */
+        idx = mca_base_var_find("ompi", "coll", "hdring", name);
+        if (idx >= 0) {
+            char *value_name = NULL; /* allocated by the enum */
+            (void) enumerator->string_from_value(enumerator, *(int *) storage, &value_name);
+            note_bad_value(name, given_text(idx), NULL == value_name ? used : value_name);
+            free(value_name);
+        }
+        return idx < 0 ? idx : OMPI_SUCCESS;
+    }
+    if (idx < 0) {
+        return idx;
+    }
+    const char *text = NULL == enumerator && '\0' != used[0] ? given_text(idx) : NULL;
+    if (NULL != text && !readable(text, type)) {
+        memcpy(storage, &fallback, MCA_BASE_VAR_TYPE_INT == type ? sizeof(int) : sizeof(fallback));
+        note_bad_value(name, text, used);
+    }
+    return OMPI_SUCCESS;
 }
 
 /* Appends printf-style text to buf (of `size` bytes, NUL-terminated), truncating if it must. */
@@ -296,18 +414,6 @@ static int hdring_register(void)
                       "Scratch memory each communicator keeps between calls, in bytes (allocated when first "
                       "needed). Calls needing more allocate and free their own",
                       MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6, &cfg->scratch_cache_bytes);
-    if (OMPI_SUCCESS != rc) {
-        return rc;
-    }
-    cfg->node_map = NULL;
-    rc = register_var("node_map",
-                      "Imposes where the processes sit instead of asking the runtime: a comma-separated list giving, "
-                      "for each rank of MPI_COMM_WORLD in order, a number naming its node (\"0,0,1,1\": ranks 0 "
-                      "and 1 share a node, 2 and 3 another). For machines whose runtime misreports locality, and "
-                      "for tests of the hierarchical algorithms on one machine. Only where ranks sit changes, so "
-                      "results stay correct whatever it says; a malformed map is reported and ignored. Empty "
-                      "(default): the runtime's host names",
-                      MCA_BASE_VAR_TYPE_STRING, NULL, OPAL_INFO_LVL_9, &cfg->node_map);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }

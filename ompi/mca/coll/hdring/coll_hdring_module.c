@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "opal/util/show_help.h"
+#include "opal/mca/base/mca_base_var.h"
 #include "ompi/mca/coll/base/base.h"
 #include "ompi/mca/rte/rte.h"
 
@@ -63,6 +63,7 @@ int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_thr
 {
     (void) enable_progress_threads;
     (void) enable_mpi_threads;
+    mca_coll_hdring_report_bad_values();
     if (1 == opal_list_get_size(&ompi_coll_base_framework.framework_components)) {
         /* The pause lets the message reach mpirun before the aborts tear the job down. */
         mca_coll_hdring_report("hdring alone", ompi_process_info.nodename, mca_coll_hdring_component.priority);
@@ -96,6 +97,38 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
     return &m->super;
 }
 
+/* tuned's priority, or -1 if tuned is not loaded */
+static int tuned_priority(void)
+{
+    const int idx = mca_base_var_find("ompi", "coll", "tuned", "priority");
+    const void *value = NULL;
+    if (idx < 0 || OPAL_SUCCESS != mca_base_var_get_value(idx, &value, NULL, NULL) || NULL == value) {
+        return -1;
+    }
+    return *(const int *) value;
+}
+
+/*
+ * Once per process: a communicator had nothing below hdring to hand calls to. Either hdring's priority is below
+ * tuned's (then tuned serves everything anyway: say how to use hdring), or the coll selection left out Open
+ * MPI's own components.
+ */
+static void report_no_fallback(const char *missing)
+{
+    static bool reported = false;
+    if (reported) {
+        return;
+    }
+    reported = true;
+    const int tuned = tuned_priority();
+    if (mca_coll_hdring_component.priority <= tuned) {
+        mca_coll_hdring_report("priority below tuned", mca_coll_hdring_component.priority, tuned);
+    } else {
+        mca_coll_hdring_report("no fallback", ompi_process_info.nodename, missing,
+                               mca_coll_hdring_component.priority);
+    }
+}
+
 static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm)
 {
     mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
@@ -114,8 +147,7 @@ static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_comm
         missing = "bcast";
     }
     if (NULL != missing) {
-        opal_show_help("help-coll-hdring.txt", "no fallback", true, ompi_process_info.nodename, missing,
-                       mca_coll_hdring_component.priority);
+        report_no_fallback(missing);
         return OMPI_ERR_NOT_FOUND;
     }
 
