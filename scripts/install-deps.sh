@@ -1,16 +1,36 @@
 #!/bin/sh
 # Debian packages hdring needs to build, test and benchmark (Debian 12): the toolchain, Open MPI with its
 # component headers, Check for the unit tests, gnuplot for the plots, iproute2/ethtool/util-linux/kmod for the
-# emulated cluster. Needs root, or sudo.
+# emulated cluster. When all are installed it does nothing, and needs no root; otherwise it installs the
+# missing ones with apt-get, as root or through sudo.
 set -e
+PACKAGES="build-essential autoconf automake libtool pkg-config
+    openmpi-bin libopenmpi-dev libhwloc-dev
+    check
+    gnuplot-nox
+    iproute2 ethtool util-linux kmod
+    binutils coreutils procps"
+
+missing=
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+    echo "install-deps: every package hdring needs is installed"
+    exit 0
+fi
+
 SUDO=
-[ "$(id -u)" -eq 0 ] || SUDO=sudo
+if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+        echo "install-deps: these Debian packages are missing:$missing" >&2
+        echo "install-deps: install them as root (apt-get install$missing), then run this again" >&2
+        exit 1
+    fi
+    SUDO=sudo
+fi
+echo "install-deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update
-$SUDO apt-get install -y --no-install-recommends \
-    build-essential autoconf automake libtool pkg-config \
-    openmpi-bin libopenmpi-dev libhwloc-dev \
-    check \
-    gnuplot-nox \
-    iproute2 ethtool util-linux kmod \
-    binutils coreutils procps
+# shellcheck disable=SC2086 # a list of package names
+$SUDO apt-get install -y --no-install-recommends $missing
