@@ -1,3 +1,4 @@
+dnl Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # hdring_ompi.m4 -- locate an installed Open MPI and check that a coll component can be built against it.
 
 # HDRING_FIND_OMPI

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring_calibrate: measures the cost model's parameters on this machine and prints them as MCA settings.
  *
  *   mpirun -np P hdring_calibrate [--reps N]        (P >= 2)

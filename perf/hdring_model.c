@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring_model: the cost model (hdring_cost.h) and the plans the component builds from it (hdring_plan.h), as
  * tables, with the component's own parameters, units and defaults.
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # Runs the OSU micro-benchmarks' collectives with hdring (auto and every algorithm forced) and with tuned (its
 # default and every algorithm forced), and tabulates the average latencies side by side.
 #
@@ -23,6 +24,7 @@
 # coll_tuned_use_dynamic_rules 1, which the driver sets. Tuned's algorithm list comes from ompi_info. Every run
 # excludes op/avx (README, known issues).
 set -u
+case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 np=4 sizes=4:1048576 iters=200 reps=3 validate=0 outdir=perf/results/osu
 benches="allreduce,reduce_scatter,reduce_scatter_block,allgather,bcast"
 while getopts "n:m:i:r:cb:o:" opt; do

@@ -1,7 +1,9 @@
 #!/bin/sh
+# Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # Configure and build hdring in _build/ (out of tree). Arguments go to configure. A tree configured in place
 # (./configure in the source directory) is cleaned first: automake cannot build out of tree from it.
 set -e
+case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 if [ -f config.status ]; then
     echo "build.sh: the source directory was configured in place; 'make distclean' there first, then _build/"

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # Install the hdring component where Open MPI finds it, say where, and print the command that removes it.
 # Usage: below, or scripts/install.sh --help.
 set -e

@@ -1,4 +1,5 @@
 #!/bin/sh
+# Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # Remove every file scripts/install.sh (or 'make install') installed. Usage: below, or --help.
 set -e
 usage() {

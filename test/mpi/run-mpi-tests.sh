@@ -1,4 +1,5 @@
 #!/bin/bash
+# Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # MPI tests of coll/hdring under real mpirun, reported as TAP (one test point per check).
 #
 # Runs against the component staged by 'make check' (HDRING_STAGE), ahead of any installed copy. Every mpirun has

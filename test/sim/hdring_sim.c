@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* hdring_sim: see hdring_sim.h. */
 #include "hdring_sim.h"
 

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring_sim: p virtual ranks running the real algorithm code against an in-memory transport.
  *
  * Each virtual rank is a coroutine (ucontext) executing the algorithm on its own buffers; one thread, so runs

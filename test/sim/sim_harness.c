@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* Test harness on top of hdring_sim: see sim_harness.h. */
 #include "sim_harness.h"
 

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * Test harness on top of hdring_sim: runs one collective with one algorithm on p virtual ranks and checks
  * the result of every rank element by element against the answer computed directly, the guard zones around
  * every buffer, the input left untouched, and (for allreduce) identical bits on all ranks.

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * Every algorithm of every collective on virtual ranks (test/sim): exact results for p = 1..64 and a spread of
  * p up to 2048, counts 0, 1, p-1, p, p+1, non-divisible and large, reduce_scatter/allgather blocks of every
  * shape (zeros included), in place and not; operand order with a non-commutative operation for every

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * The cost model (hdring_cost.h) against the simulator: the same quantities, counted on virtual ranks running
  * the real algorithms. Critical-path time for pure alpha (steps), pure beta (bytes on the critical path), pure
  * gamma (bytes reduced on it) and a mix; bytes sent, received and reduced per rank; and the claims the design

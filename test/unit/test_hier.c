@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * The algorithms that know where ranks sit, on virtual ranks spread over simulated nodes (test/sim): the
  * hierarchical algorithms on every grid of 1..16 nodes x 1..8 ranks, each with rotating choices of the flat
  * algorithms of its phases; the flat algorithms in locality order, whose blocks then lie wherever the mapping

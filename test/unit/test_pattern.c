@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * Unit tests of the pattern layer (hdring_pattern.h): pure arithmetic, checked exhaustively over p.
  */
 #include <stdlib.h>

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * Unit tests of the topology layer (hdring_topo.h): the locality order and shape of node maps by slot, round-robin,
  * random and uneven, with and without domains.
  */

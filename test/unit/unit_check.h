@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* Check boilerplate shared by the unit tests: one test case per test, so CK_RUN_CASE=<name> runs just one. */
 #ifndef UNIT_CHECK_H
 #define UNIT_CHECK_H

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring: ring, recursive halving-doubling and binary-block collectives for Open MPI 4.1.
  *
  * Files: coll_hdring_component.c (registration, MCA parameters), coll_hdring_module.c (query, enable,

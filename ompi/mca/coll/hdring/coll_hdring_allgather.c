@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring MPI_Allgather: decide, then run the algorithm over the PML or hand the call to the fallback.
  * The algorithms work on the receive buffer and type only: this rank's contribution is first copied into its
  * block (unless MPI_IN_PLACE already put it there), converting from the send type. Sends of exactly that

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring MPI_Allreduce: decide, then run the algorithm over the PML or hand the call to the fallback.
  */
 #include "ompi_config.h"

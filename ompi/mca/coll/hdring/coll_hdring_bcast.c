@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring MPI_Bcast: decide, then run the algorithm over the PML (ranks rotated so the root is algorithm
  * rank 0) or hand the call to the fallback.
  *

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring component: registration and MCA parameters.
  *
  * Every parameter is writable through MPI_T (scope ALL, settable) and read when a communicator is created:

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring decision: which algorithm serves a call, and why. The only place that chooses.
  *
  * A forced algorithm (coll_hdring_<coll>_algorithm) runs when it can serve the call; a non-commutative

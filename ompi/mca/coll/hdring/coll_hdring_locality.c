@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring locality: where each rank of a new communicator sits, turned into its topology (hdring_topo.h).
  *
  * Nodes: the runtime's host name of every process (job data, the same on every rank: no message). Open MPI

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring module: per-communicator query, enable (keep the fallback) and disable.
  *
  * Selection enables modules in ascending priority and copies each module's non-NULL slots into the

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring MPI_Reduce_scatter and MPI_Reduce_scatter_block: decide, then run the algorithm over the PML or
  * hand the call to the fallback. Block b of the vector (recvcounts[b] elements) goes to rank b; with
  * MPI_IN_PLACE the vector is in recvbuf and the result lands at its start.

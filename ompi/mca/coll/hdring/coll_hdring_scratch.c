@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring scratch: TMP and WORK buffers for one call.
  *
  * A module keeps one scratch area between calls (grown on demand, up to coll_hdring_scratch_cache_bytes):

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * coll/hdring transport over the PML: the hdring_transport.h operations for one collective call.
  *
  * Element offsets become addresses through the datatype's extent, so derived datatypes work unchanged.

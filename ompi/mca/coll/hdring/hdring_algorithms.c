@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring algorithms: see hdring_algorithms.h. Each algorithm below opens with what it does, its restrictions,
  * its alpha-beta-gamma cost (n the whole vector, p ranks, p' = 2^floor(log2 p), l = log2 p', L = ceil(log2 p))
  * and a trace for a p that is not a power of two.

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring algorithms: the collectives as compositions of kernels (hdring_kernels.h), MPI-free.
  *
  * Each entry point runs one algorithm of one collective on the calling rank and returns HDRING_OK or an

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* hdring cost model: see hdring_cost.h. Notation: p' = 2^floor(log2 p), l = log2 p', r = p - p',
  * L = ceil(log2 p), B = n/p. */
 #include "hdring_cost.h"

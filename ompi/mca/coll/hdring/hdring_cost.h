@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring cost model: the alpha-beta-gamma time of every algorithm, MPI-free.
  *
  * The model is the simulator's (test/sim): a message of b bytes takes alpha + b beta once both ends have

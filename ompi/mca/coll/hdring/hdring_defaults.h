@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring defaults of the cost model's parameters, in the units of the MCA parameters (microseconds, MB/s):
  * shared by the component (coll_hdring_model_*) and hdring_model, so the tool predicts what the component
  * chooses.

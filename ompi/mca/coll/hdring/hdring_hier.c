@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring hierarchical algorithms: the flat algorithms composed on the two kinds of sub-group of a communicator
  * spread over N nodes of L ranks each, MPI-free.
  *

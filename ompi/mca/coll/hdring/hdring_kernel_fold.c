@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* Fold and unfold kernels: see hdring_kernels.h. */
 #include "hdring_kernels.h"
 

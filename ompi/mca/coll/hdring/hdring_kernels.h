@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring kernels: one per communication pattern, written against hdring_transport.h.
  *
  * A kernel is one phase of a collective (a ring reduce-scatter, an RHD allgather, a fold, ...). The

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* hdring pattern layer: see hdring_pattern.h. */
 #include "hdring_pattern.h"
 

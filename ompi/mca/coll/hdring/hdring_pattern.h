@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring pattern layer: the arithmetic of the collective schedules, with no MPI in sight.
  *
  * Everything here is pure: block partitions of a vector, power-of-two helpers, the non-power-of-two fold map,

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring plans: the automatic choice of one collective for one communicator shape, as algorithm by size
  * range, MPI-free.
  *

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* hdring algorithm registry: see hdring_registry.h. */
 #include "hdring_registry.h"
 

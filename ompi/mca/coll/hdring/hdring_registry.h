@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring algorithm registry: the one list of every algorithm of every collective, MPI-free.
  *
  * Each row of HDRING_ALGORITHM_TABLE names an algorithm of one collective. Everything else is derived from it:

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* hdring status codes, returned by the pattern layer, the kernels, the algorithms and the transports. */
 #ifndef HDRING_STATUS_H
 #define HDRING_STATUS_H

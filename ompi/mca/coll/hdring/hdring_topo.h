@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring topology: where a communicator's ranks sit, in the form the algorithms and the cost model use, MPI-free.
  *
  * Input (the locality map, built by the component): for each rank the node it runs on and its domain within

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring transport interface: the only way the algorithms touch data.
  *
  * The kernels and algorithms are written once against this interface. The component implements it over the

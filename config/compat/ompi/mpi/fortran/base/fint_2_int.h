@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring compat header, used only when the Open MPI installation lacks ompi/mpi/fortran/base/fint_2_int.h
  * (Debian's libopenmpi-dev ships ompi/op/op.h, which includes it, but not the file itself).
  *
