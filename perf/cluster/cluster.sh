@@ -1,4 +1,5 @@
 #!/bin/bash
+# Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # An emulated multi-node cluster on one machine: N network namespaces ("nodes") on a bridge, each link shaped
 # to a rate, Open MPI running across them (TCP between nodes, shared memory within one). Needs root.
 #
@@ -20,17 +21,26 @@
 #
 # mpirun runs inside node 0; a small launcher (netns-rsh) stands in for ssh and starts each node's daemon
 # inside that node's namespace with the node's own hostname. Everything is named hdrc*: interfaces, bridge,
-# namespaces.
+# namespaces. One cluster at a time: run, up and down take a lock (/run/hdring-cluster.lock) and refuse to
+# start while another holds it, and up refuses while a cluster is up.
 set -eu
+case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
 PREFIX=hdrc
 BRIDGE=${PREFIX}br
 SUBNET=10.77.0
 HERE=$(cd "$(dirname "$0")" && pwd)
 STATE=/run/hdring-cluster
+LOCK=/run/hdring-cluster.lock
 
 die() { echo "cluster.sh: $*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces and tc)"
+
+# lock: held until this script exits
+lock() {
+    exec 9>"$LOCK"
+    flock -n 9 || die "another cluster.sh is running (it holds $LOCK): wait for it, or stop it"
+}
 
 ns() { echo "${PREFIX}$1"; }
 ip_of() { echo "${SUBNET}.$(($1 + 1))"; }
@@ -92,7 +102,8 @@ up() {
     if [ "$delay" != 0 ] && ! has_netem; then
         die "this kernel has no netem (CONFIG_NET_SCH_NETEM): --delay is not available"
     fi
-    down
+    [ ! -e "$STATE/config" ] || die "a cluster is already up ($STATE): 'cluster.sh down' removes it"
+    down # leftovers of a run that was killed
     mkdir -p "$STATE"
     echo "$nodes $rate $qdisc $delay" >"$STATE/config"
     ip link add "$BRIDGE" type bridge
@@ -172,9 +183,11 @@ up)
     nodes=$1 rate=$2
     shift 2
     parse_opts "$@"
+    lock
     up "$nodes" "$rate" "$qdisc" "$delay"
     ;;
 down)
+    lock
     down
     ;;
 mpirun)
@@ -189,6 +202,8 @@ run)
     shift 3
     parse_opts "$@"
     [ ${#REST[@]} -gt 0 ] || die "no command to run"
+    lock
+    [ ! -e "$STATE/config" ] || die "a cluster is already up ($STATE): 'cluster.sh down' removes it"
     trap down EXIT INT TERM
     up "$nodes" "$rate" "$qdisc" "$delay"
     cluster_mpirun "$ppn" "${REST[@]}"
