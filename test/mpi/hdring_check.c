@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring_check: correctness of the five collectives hdring provides, on real ranks.
  *
  * For each collective and each algorithm (forced through MPI_T before the communicators are created, or auto)
@@ -1048,11 +1050,12 @@ static void run_large(ctx_t *c, const options_t *o)
 
 /* ---------------------------------------------------------------- main */
 
-static void usage(void)
+static void usage(const char *why)
 {
-    fprintf(stderr, "usage: hdring_check [--coll LIST] [--alg LIST] [--counts LIST] [--types LIST] [--quick] [--repro] "
-                    "[--large]\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
+    util_usage_exit("hdring_check",
+                    "[--coll LIST] [--alg LIST] [--counts LIST] [--types LIST] [--quick] [--repro] [--large]\n"
+                    "(under mpirun; the comment at the top of test/mpi/hdring_check.c says what each does)",
+                    why);
 }
 
 int main(int argc, char **argv)
@@ -1078,8 +1081,10 @@ int main(int argc, char **argv)
             o.repro = true;
         } else if (0 == strcmp(argv[i], "--large")) {
             o.large = true;
+        } else if (0 == strcmp(argv[i], "--help") || 0 == strcmp(argv[i], "-h")) {
+            usage(NULL);
         } else {
-            usage();
+            usage("unknown option or missing value");
         }
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &c.world_rank);

@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring_lifecycle: communicators come and go, and each gets the component it asked for.
  *
  *   --binding  write coll_hdring_priority through MPI_T: -1, then dup (comm "tuned"); back to the default, then
@@ -174,8 +176,8 @@ int main(int argc, char **argv)
         } else if (0 == strcmp(argv[i], "--intercomm")) {
             intercomm();
         } else {
-            fprintf(stderr, "usage: hdring_lifecycle [--binding] [--churn] [--self] [--intercomm]\n");
-            MPI_Abort(MPI_COMM_WORLD, 1);
+            util_usage_exit("hdring_lifecycle", "[--binding] [--churn] [--self] [--intercomm] (under mpirun)",
+                            0 == strcmp(argv[i], "--help") || 0 == strcmp(argv[i], "-h") ? NULL : "unknown option");
         }
     }
     const long total = util_sum(MPI_COMM_WORLD, failures);

@@ -1,3 +1,4 @@
+/* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* Helpers shared by the MPI test programs: see hdring_mpi_util.h. */
 #include "hdring_mpi_util.h"
 
@@ -39,6 +40,23 @@ static int cvar_info(const char *name, int *index, MPI_Datatype *dtype, MPI_T_en
                                               &scope)
                ? 0
                : -1;
+}
+
+void util_usage_exit(const char *program, const char *usage, const char *why)
+{
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (NULL == why) {
+        if (0 == rank) {
+            printf("usage: %s %s\n", program, usage);
+        }
+        MPI_Finalize();
+        exit(0);
+    }
+    if (0 == rank) {
+        fprintf(stderr, "%s: %s\nusage: %s %s\n", program, why, program, usage);
+    }
+    MPI_Abort(MPI_COMM_WORLD, 2);
 }
 
 int util_cvar_write(const char *name, const char *value)

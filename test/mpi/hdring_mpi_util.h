@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * Helpers shared by the MPI test programs: MPI_T control of hdring's parameters and bookkeeping that uses
  * only point-to-point messages, never the collectives under test.
  */
@@ -10,6 +12,10 @@
 
 /* Write an MCA variable through MPI_T: an enum by name ("ring") or an integer ("-1"). Returns 0 on success,
  * 1 if the variable does not exist (hdring not loaded), -1 on any other error (printed). */
+/* Ends a program over its command line: with why NULL (--help) rank 0 prints the usage on stdout and every
+ * rank exits 0; otherwise rank 0 prints why and the usage on stderr and the job aborts with status 2. */
+void util_usage_exit(const char *program, const char *usage, const char *why);
+
 int util_cvar_write(const char *name, const char *value);
 
 /* The names of an enum MCA variable's values other than "auto", comma separated, into out (len bytes), in the
