@@ -1,4 +1,6 @@
 /*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
  * hdring_ab: hdring against Open MPI's own collectives (the baseline), side by side in one job.
  *
  * The baseline is what serves a communicator when hdring does not: tuned, or han when the job raises its
@@ -178,6 +180,38 @@ static int batch_iters(const bench_t *b, const options_t *o, int coll, size_t by
     return want < 1 ? 1 : want > 1000 ? 1000 : (int) want;
 }
 
+/* A size as people read it: "4 B", "1 KiB", "64 KiB", "4 MiB"; "~16 KiB" for a size a little off a whole unit
+ * (hdring_ab takes whole blocks: 16383 B at 3 ranks). */
+static const char *size_text(size_t bytes, char *buf, size_t len)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB"};
+    int u = 0;
+    size_t whole = 1;
+    while (u < 3 && bytes >= whole * 1024) {
+        whole *= 1024;
+        ++u;
+    }
+    if (0 == bytes % whole) {
+        snprintf(buf, len, "%zu %s", bytes / whole, unit[u]);
+        return buf;
+    }
+    double v = (double) bytes / (double) whole;
+    if (v >= 999.5 && u < 3) {
+        v /= 1024;
+        ++u;
+    }
+    snprintf(buf, len, "~%.3g %s", v, unit[u]);
+    return buf;
+}
+
+/* The q-quantile of sorted v[0..n-1], interpolated. */
+static double quantile(const double *v, int n, double q)
+{
+    const double at = q * (n - 1);
+    const int lo = (int) at;
+    return lo + 1 < n ? v[lo] + (at - lo) * (v[lo + 1] - v[lo]) : v[n - 1];
+}
+
 static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
 {
     const int order[6][3] = {{0, 1, 2}, {2, 1, 0}, {1, 2, 0}, {0, 2, 1}, {2, 0, 1}, {1, 0, 2}};
@@ -185,11 +219,13 @@ static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
 
     if (0 == b->rank) {
         char them[32];
-        snprintf(them, sizeof(them), "%s(us)", baseline());
+        snprintf(them, sizeof(them), "%s (us)", baseline());
         printf("\n# %s, %d ranks: hdring (%s) vs %s (%s), %d interleaved rounds\n", coll_names[coll], b->size,
                o->alg ? o->alg : "auto", baseline(), tuned_label(coll), o->rounds);
-        printf("%-12s %12s %12s %9s %9s %9s %9s  %s\n", "# Size", "hdring(us)", them, "ratio", "min", "max",
-               "control", "note");
+        printf("# ratio: the median over rounds of each round's hdring/%s time (so not the quotient of the two\n"
+               "# median times); q1-q3 its interquartile range, min and max its extremes\n", baseline());
+        printf("%-12s %12s %12s %7s %7s %7s %7s %7s %8s  %s\n", "# size", "hdring (us)", them, "ratio", "q1", "q3",
+               "min", "max", "control", "note");
     }
     for (int si = 0; si < o->nsizes; ++si) {
         size_t bytes;
@@ -212,18 +248,20 @@ static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
             t_tu[r] = t[1];
         }
         if (0 == b->rank) {
-            double sorted[MAX_ROUNDS];
-            memcpy(sorted, hd_ratio, (size_t) o->rounds * sizeof(double));
-            const double med = median(sorted, o->rounds), mn = sorted[0], mx = sorted[o->rounds - 1];
-            const double ctl = median(ctl_ratio, o->rounds);
-            const double hd = median(t_hd, o->rounds), tu = median(t_tu, o->rounds);
-            const char *note = ctl < 0.95 || ctl > 1.05 ? "noisy: control outside 1+-5%" : "";
-            printf("%-12zu %12.2f %12.2f %9.3f %9.3f %9.3f %9.3f  %s\n", bytes, hd * 1e6, tu * 1e6, med, mn, mx, ctl,
-                   note);
+            const int n = o->rounds;
+            const double med = median(hd_ratio, n); /* sorts */
+            const double q1 = quantile(hd_ratio, n, 0.25), q3 = quantile(hd_ratio, n, 0.75);
+            const double mn = hd_ratio[0], mx = hd_ratio[n - 1];
+            const double ctl = median(ctl_ratio, n);
+            const double hd = median(t_hd, n), tu = median(t_tu, n);
+            const bool noisy = ctl < 0.95 || ctl > 1.05;
+            char size[32];
+            printf("%-12s %12.2f %12.2f %7.3f %7.3f %7.3f %7.3f %7.3f %8.3f  %s\n", size_text(bytes, size, sizeof(size)),
+                   hd * 1e6, tu * 1e6, med, q1, q3, mn, mx, ctl, noisy ? "noisy: control outside 1+-5%" : "");
             fflush(stdout);
             if (NULL != csv) {
-                fprintf(csv, "%s,%d,%s,%zu,%.3f,%.3f,%.5f,%.5f,%.5f,%.5f\n", coll_names[coll], b->size,
-                        o->alg ? o->alg : "auto", bytes, hd * 1e6, tu * 1e6, med, mn, mx, ctl);
+                fprintf(csv, "%s,%d,%s,%zu,%.3f,%.3f,%.5f,%.5f,%.5f,%.5f,%.5f,%.5f,%s\n", coll_names[coll], b->size,
+                        o->alg ? o->alg : "auto", bytes, hd * 1e6, tu * 1e6, med, mn, mx, ctl, q1, q3, baseline());
             }
         }
     }
@@ -319,9 +357,11 @@ static void run_compare(bench_t *b, const options_t *o, int coll, FILE *csv)
 
 static void usage(const char *why)
 {
-    fprintf(stderr, "hdring_ab: %s\nusage: hdring_ab [--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] "
-                    "[--rounds N] [--batch-ms MS] [--csv FILE] [--compare]\n", why);
-    MPI_Abort(MPI_COMM_WORLD, 2);
+    util_usage_exit("hdring_ab",
+                    "[--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS] [--csv FILE] "
+                    "[--compare]\n(under mpirun; the comment at the top of perf/hdring_ab.c and the README's "
+                    "Benchmarks section say what each does)",
+                    why);
 }
 
 static void parse(int argc, char **argv, options_t *o)
@@ -330,6 +370,9 @@ static void parse(int argc, char **argv, options_t *o)
     o->batch_s = 5e-3;
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (0 == strcmp(arg, "--help") || 0 == strcmp(arg, "-h")) {
+            usage(NULL);
+        }
         if (NULL == val && 0 != strcmp(arg, "--compare")) {
             usage("missing value");
         }
@@ -464,6 +507,12 @@ int main(int argc, char **argv)
                trim ? trim : "(unset)", mmap && trim ? "" : "  WARNING: allocator page faults may swing results");
         if (NULL != o.csv && NULL == (csv = fopen(o.csv, "a"))) {
             fprintf(stderr, "hdring_ab: cannot write %s\n", o.csv);
+        }
+        if (NULL != csv && 0 == fseek(csv, 0, SEEK_END) && 0 == ftell(csv)) {
+            fputs(o.compare ? "collective,p,algorithm,bytes,us\n"
+                            : "collective,p,algorithm,bytes,hdring_us,baseline_us,ratio_median,ratio_min,ratio_max,"
+                              "control,ratio_q1,ratio_q3,baseline\n",
+                  csv);
         }
     }
     for (int c = 0; c < NCOLLS; ++c) {

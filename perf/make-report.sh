@@ -1,38 +1,65 @@
 #!/bin/bash
+# Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # Measures hdring against tuned and writes the results page, perf/README.md, with its data and plots in
 # perf/report/. Nothing on the page is typed by hand: every number comes from this run.
 #
-#   perf/make-report.sh [--quick]
+#   perf/make-report.sh [--quick] [--reuse-topology | --page-only]
 #
 # Shared memory: hdring_ab for the five collectives at 2, 4 and 5 ranks, 4 B to 4 MiB. Emulated cluster (root
 # only; perf/cluster): 4 and 5 nodes x 1 rank at 1 Gbit/s and 200 Mbit/s, allreduce, reduce_scatter_block,
 # allgather and bcast at 1 KiB, 64 KiB, 1 MiB and 4 MiB; and the link check (an exchange against a one-way stream,
 # tbf and htb shaping). Several ranks per node (root only): 4 nodes x 2 ranks at 200 Mbit/s and 1 Gbit/s, mapped by
 # slot and by node, hdring against tuned and against han, three jobs each, with the network parameters
-# hdring_calibrate measures on that cluster first (and one run with the defaults). Needs the build in _build/ (scripts/build.sh) and hdring installed where Open MPI finds
-# it, or OMPI_MCA_mca_component_path pointing at it. --quick: fewer rounds (a smoke run, noisier). About
-# 5 minutes on the 2-core development machine.
+# hdring_calibrate measures on that cluster first (and one run with the defaults). It also writes the table of
+# where hdring wins and loses into the README's "Should I use it?" section. Needs the build in _build/
+# (scripts/build.sh); runs the component staged there. --quick: fewer rounds (a smoke run, noisier).
+# --reuse-topology: keep the several-ranks-per-node measurements already in perf/report (the page says from
+# which revision) and measure the rest. --page-only: measure nothing, write the page and the README table from
+# the measurements in perf/report. About 25 minutes on the 2-core development machine, 75 with the
+# several-ranks-per-node part.
 set -eu
+case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 report=perf/report
 rounds=11
 cluster_rounds=7
-[ "${1:-}" = --quick ] && rounds=3 cluster_rounds=2
-rm -rf "$report"
-mkdir -p "$report"
+topo_jobs=3
+reuse_topology=no
+page_only=no
+for arg in "$@"; do
+    case $arg in
+    --quick) rounds=3 cluster_rounds=2 topo_jobs=1 ;;
+    --reuse-topology) reuse_topology=yes ;;
+    --page-only) page_only=yes ;;
+    *) echo "usage: perf/make-report.sh [--quick] [--reuse-topology | --page-only] (--help says more)" >&2; exit 2 ;;
+    esac
+done
 ab=_build/perf/hdring_ab
 [ -x "$ab" ] || { echo "make-report.sh: build first (scripts/build.sh)" >&2; exit 2; }
+make -C _build/test stage/components/mca_coll_hdring.so >/dev/null
+export OMPI_MCA_mca_component_path="$PWD/_build/test/stage/components:SYS_DEFAULT"
+rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 points=1024,65536,1048576,4194304
 cluster_colls=allreduce,reduce_scatter_block,allgather,bcast
-topo_jobs=3
-[ "${1:-}" = --quick ] && topo_jobs=1
 
 # ---- measurements
+if [ "$page_only" = yes ]; then
+    [ -d "$report/shm-np2" ] || { echo "make-report.sh: no measurements in $report" >&2; exit 2; }
+    cluster_runs=$(cd "$report" && ls -d cluster-* 2>/dev/null | tr '\n' ' ')
+elif [ "$reuse_topology" = yes ]; then
+    [ -f "$report/topology-revision.txt" ] ||
+        { echo "make-report.sh: no topology measurements to reuse in $report" >&2; exit 2; }
+    find "$report" -mindepth 1 -maxdepth 1 ! -name 'topo-*' ! -name topology-revision.txt -exec rm -rf {} +
+else
+    rm -rf "$report"
+fi
+[ "$page_only" = yes ] || mkdir -p "$report"
 for np in 2 4 5; do
+    [ "$page_only" = no ] || break
     perf/run-ab.sh -n "$np" -o "$report/shm-np$np" -- --rounds "$rounds" >/dev/null
 done
-cluster_runs=""
-if [ "$(id -u)" -eq 0 ]; then
+[ "$page_only" = yes ] || cluster_runs=""
+if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
     for nodes in 4 5; do
         for rate in 1gbit 200mbit; do
             perf/run-ab.sh -c "$nodes:$rate:1" -o "$report/cluster-$nodes-$rate" -- --rounds "$cluster_rounds" \
@@ -42,6 +69,7 @@ if [ "$(id -u)" -eq 0 ]; then
     done
     # several ranks per node: calibrate the network parameters on the cluster, then three jobs per configuration
     for rate in 200mbit 1gbit; do
+        [ "$reuse_topology" = no ] || break
         perf/cluster/cluster.sh run 4 "$rate" 2 -- _build/perf/hdring_calibrate --reps 11 >"$report/topo-$rate-calibration.txt"
         params=$(sed -n 's/^\(coll_hdring_model_network_[a-z_]*\) = \([0-9.]*\)$/OMPI_MCA_\1=\2/p' \
             "$report/topo-$rate-calibration.txt")
@@ -57,8 +85,11 @@ if [ "$(id -u)" -eq 0 ]; then
             done
         done
     done
-    perf/run-ab.sh -c 4:200mbit:2 -m node -b tuned -o "$report/topo-200mbit-node-tuned-defaults" -- \
-        --rounds "$cluster_rounds" --coll "$cluster_colls" --sizes "$points" >/dev/null
+    if [ "$reuse_topology" = no ]; then
+        perf/run-ab.sh -c 4:200mbit:2 -m node -b tuned -o "$report/topo-200mbit-node-tuned-defaults" -- \
+            --rounds "$cluster_rounds" --coll "$cluster_colls" --sizes "$points" >/dev/null
+        echo "$rev $(date -u '+%Y-%m-%d')" >"$report/topology-revision.txt"
+    fi
     : >"$report/linkcheck.txt"
     for rate in 1gbit 200mbit; do
         for qdisc in tbf htb; do
@@ -75,15 +106,28 @@ fi
 ompi_version=$(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')
 cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)
 mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
-rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git status --porcelain 2>/dev/null | grep -v '^??' | grep -q . && echo " (with uncommitted changes)" || true)
 
-# table CSV: the full hdring_ab table of one run, in markdown
+# size_awk: an awk function naming a size in binary units, as hdring_ab does ("1 KiB", "~16 KiB")
+size_awk='function size(b,    u, w, unit) {
+    split("B KiB MiB GiB", unit, " ")
+    for (u = 1; u < 4 && b >= 1024 ^ u; ++u) {}
+    w = 1024 ^ (u - 1)
+    if (b % w == 0) return (b / w) " " unit[u]
+    if (b / w >= 999.5 && u < 4) { w *= 1024; ++u }
+    return sprintf("~%.3g %s", b / w, unit[u]) }'
+
+# table CSV: the full hdring_ab table of one run, in markdown, and its summary lines
 table() {
-    awk -F, 'BEGIN { print "| collective | bytes | hdring (us) | tuned (us) | hdring/tuned | min | max | control |";
-                     print "|---|---:|---:|---:|---:|---:|---:|---:|" }
-             { note = ($10 < 0.95 || $10 > 1.05) ? " (noisy)" : "";
-               printf "| %s | %s | %.1f | %.1f | **%.3f** | %.3f | %.3f | %.3f%s |\n", $1, $4, $5, $6, $7, $8, $9, $10, note }' "$1"
+    awk -F, "$size_awk"'
+        BEGIN { print "| collective | size | hdring (us) | tuned (us) | ratio hdring/tuned | q1-q3 | min-max | control |";
+                print "|---|---:|---:|---:|---:|---:|---:|---:|" }
+        $4 !~ /^[0-9]+$/ { next }
+        { note = ($10 < 0.95 || $10 > 1.05) ? " (noisy)" : ""
+          q = NF >= 12 ? sprintf("%.3f-%.3f", $11, $12) : "-"
+          printf "| %s | %s | %.1f | %.1f | **%.3f** | %s | %.3f-%.3f | %.3f%s |\n", $1, size($4), $5, $6, $7, q, $8, $9, $10, note }' "$1"
+    echo
+    perf/summarize-ab.sh "$@" | sed 's/^/- /'
 }
 
 # summary LABEL CSV...: the requested points, ratio [control], one row per collective
@@ -91,6 +135,7 @@ summary_rows() {
     local label=$1 csv=$2
     awk -F, -v label="$label" -v colls="$cluster_colls" -v pts="$points" '
         BEGIN { nc = split(colls, c, ","); np = split(pts, want, ",") }
+        $4 !~ /^[0-9]+$/ { next }
         { for (i = 1; i <= np; ++i) if ($4 <= want[i] && $4 >= 0.98 * want[i]) cell[$1, i] = sprintf("%.3f [%.3f]", $7, $10) }
         END { for (k = 1; k <= nc; ++k) { printf "| %s | %s", label, c[k];
                                          for (i = 1; i <= np; ++i) printf " | %s", ((c[k], i) in cell ? cell[c[k], i] : "-");
@@ -109,6 +154,7 @@ topology_table() {
             done
         done
     done | awk -F, -v bw="$bw" -v nodes=4 '
+        $6 !~ /^[0-9]+$/ { next }
         function median(list,    n, v, i, j, t) {
             n = split(list, v, " ")
             for (i = 2; i <= n; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
@@ -130,6 +176,34 @@ topology_table() {
         }'
 }
 
+# rate_text 200mbit: "200 Mbit/s"
+rate_text() { sed 's/^\([0-9]*\)\([gm]\)bit$/\1 \2bit\/s/; s/ g/ G/; s/ m/ M/' <<<"$1"; }
+
+# wins_table: where hdring wins and loses, one row per setting and collective (perf/summarize-ab.sh)
+wins_table() {
+    echo "| setting | collective | hdring faster at | hdring slower at | even at |"
+    echo "|---|---|---|---|---|"
+    for np in 2 4 5; do
+        perf/summarize-ab.sh --markdown "shared memory, $np ranks, vs tuned" "$report/shm-np$np/ab.csv"
+    done
+    for run in $cluster_runs; do
+        set -- ${run//-/ }
+        perf/summarize-ab.sh --markdown "$2 nodes x 1, $(rate_text "$3"), vs tuned" "$report/$run/ab.csv"
+    done
+    for rate in 200mbit 1gbit; do
+        for mapping in slot node; do
+            for baseline in tuned han; do
+                [ -d "$report/topo-$rate-$mapping-$baseline" ] || continue
+                perf/summarize-ab.sh --markdown "4 nodes x 2 by $mapping, $(rate_text "$rate"), vs $baseline" \
+                    "$report/topo-$rate-$mapping-$baseline"/job*/ab.csv
+            done
+        done
+    done
+}
+wins=$(mktemp)
+trap 'rm -f "$wins" "$wins.readme"' EXIT
+wins_table >"$wins"
+
 {
     echo "# hdring performance results"
     echo
@@ -150,6 +224,15 @@ topology_table() {
     echo "- Emulated cluster: \`perf/cluster/cluster.sh\`, one network namespace per node on a bridge, links shaped in"
     echo "  both directions with HTB (small packets first), MTU 9000, offloads off; TCP between nodes. This kernel has"
     echo "  no netem, so latency is what the stack gives."
+    echo
+    echo "## Where hdring wins and loses"
+    echo
+    echo "Per setting and collective (\`perf/summarize-ab.sh\`): a size counts as faster when the median ratio is at"
+    echo "most 0.97 and its upper quartile below 1, slower when the median is at least 1.03 and its lower quartile"
+    echo "above 1, even otherwise or when the control is off 1 by more than 5%. \"By 12-34%\" is the time saved"
+    echo "(faster) or added (slower). The several-ranks-per-node rows combine their jobs by the median."
+    echo
+    cat "$wins"
     echo
     echo "## Summary: hdring/tuned [control] at the requested sizes"
     echo
@@ -187,6 +270,8 @@ topology_table() {
         done
         echo
         echo "## Several ranks per node: 4 nodes x 2 ranks"
+        echo
+        echo "Measured at hdring $(cut -d' ' -f1 "$report/topology-revision.txt") on $(cut -d' ' -f2 "$report/topology-revision.txt")$( [ "$reuse_topology" = no ] || echo ", reused by this run (\`--reuse-topology\`)")."
         echo
         echo "Before the jobs of each link rate, \`hdring_calibrate\` measures the network on that cluster (8 ranks, all"
         echo "pairs across nodes at once) and the jobs run with what it printed: $(paste -sd' ' <(grep -h '^coll_hdring_model_network' "$report/topo-200mbit-calibration.txt"))"
@@ -226,4 +311,18 @@ topology_table() {
         awk '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' "$report/linkcheck.txt"
     fi
 } >perf/README.md
-echo "wrote perf/README.md and $report/"
+
+# the README's "Should I use it?" table, between its markers: the rows of a few representative settings
+readme_rows='^\| (shared memory, [45] ranks|5 nodes x 1, 1 Gbit/s|4 nodes x 2 by node, 200 Mbit/s), '
+{ head -2 "$wins"; grep -E "$readme_rows" "$wins"; } >"$wins.readme"
+begin='<!-- wins and losses: written by perf/make-report.sh -->'
+end='<!-- end of wins and losses -->'
+grep -qF "$begin" README.md && grep -qF "$end" README.md ||
+    { echo "make-report.sh: README.md lacks the markers of its wins-and-losses table" >&2; exit 1; }
+awk -v begin="$begin" -v end="$end" -v table="$wins.readme" -v rev="$rev" '
+    $0 == begin { print; print ""; print "Representative rows of the [results page](perf/README.md) (hdring " rev "), which has them all:"; print "";
+                  while ((getline line < table) > 0) print line; print ""; skip = 1; next }
+    $0 == end { skip = 0 }
+    !skip' README.md >README.md.new
+mv README.md.new README.md
+echo "wrote perf/README.md, $report/ and the table in README.md"

@@ -1,6 +1,8 @@
 #!/bin/bash
-# hdring against Open MPI's own collectives in one job: runs hdring_ab under mpirun, prints its table, and writes
-# the table, a CSV and a PNG plot (ratio against size) into OUTDIR.
+# Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+# hdring against Open MPI's own collectives in one job: runs hdring_ab under mpirun, prints its table and a
+# summary line per collective (where hdring wins and loses), and writes the table, a CSV and a PNG plot (one
+# panel per collective: ratio against size) into OUTDIR.
 #
 #   perf/run-ab.sh [-n NP | -c NODES:RATE[:PPN]] [-m slot|node] [-b tuned|han] [-o OUTDIR] [-t TITLE]
 #                  [-- hdring_ab options...]
@@ -15,6 +17,7 @@
 # are pinned for the run: mmap/munmap of large buffers (and the page faults after them) otherwise swing
 # results by up to 2x.
 set -eu
+case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 np=4
 cluster=""
@@ -70,5 +73,9 @@ else
 fi
 [ -s "$outdir/ab.csv" ] || { echo "run-ab.sh: the benchmark produced no results" >&2; exit 1; }
 
+{
+    echo
+    "$here/summarize-ab.sh" "$outdir/ab.csv" | sed 's/^/# summary /'
+} | tee -a "$outdir/ab.txt"
 "$here/plot-ab.sh" "$outdir/ab.csv" "$outdir/ab.png" "${title:-hdring / $baseline, $label}"
 echo "table: $outdir/ab.txt  csv: $outdir/ab.csv  plot: $outdir/ab.png"

@@ -1,0 +1,65 @@
+#!/bin/bash
+# Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+# Fits hdring's cost model to this machine: measures, fits, and prints the parameter lines to keep.
+#
+#   perf/tune.sh [-n "2 3 4 5 6 8"] [-o OUTDIR] [-r ROUNDS]
+#
+# 1. hdring_calibrate at 2 ranks: latency, bandwidth and reduction speed from ping-pong and reduce_local.
+# 2. hdring_ab --compare at each rank count of -n: every hdring algorithm of the five collectives side by side
+#    in one job, into OUTDIR/compare.csv (more ranks than cores run oversubscribed, as they must).
+# 3. hdring_model --fit on that CSV: the parameters whose automatic choices lose least against the measured
+#    fastest algorithm, with warnings when a parameter sits at the edge of its search range or the data cannot
+#    pin it down; and hdring_model --regret: what the component's defaults lose on the same data.
+# Everything goes into OUTDIR (default perf/results/tune): calibrate.txt, compare.csv, compare.txt, fit.txt,
+# defaults.txt. Put the coll_hdring_model_* lines of fit.txt into $HOME/.openmpi/mca-params.conf (or the
+# system's openmpi-mca-params.conf) only if it printed no WARNING. Runs the component built in _build/. For the
+# network parameters run hdring_calibrate across nodes (README: Tuning). About 15 minutes with the defaults on
+# the 2-core development machine.
+set -eu
+case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
+cd "$(dirname "$0")/.."
+nps="2 3 4 5 6 8" outdir=perf/results/tune rounds=7
+while getopts "n:o:r:" opt; do
+    case $opt in
+    n) nps=$OPTARG ;;
+    o) outdir=$OPTARG ;;
+    r) rounds=$OPTARG ;;
+    *) echo "usage: perf/tune.sh [-n \"NP...\"] [-o OUTDIR] [-r ROUNDS] (--help says more)" >&2; exit 2 ;;
+    esac
+done
+for t in hdring_ab hdring_calibrate hdring_model; do
+    [ -x "_build/perf/$t" ] || { echo "tune.sh: _build/perf/$t is not built (scripts/build.sh)" >&2; exit 2; }
+done
+make -C _build/test stage/components/mca_coll_hdring.so >/dev/null
+export OMPI_MCA_mca_component_path="$PWD/_build/test/stage/components:SYS_DEFAULT"
+mkdir -p "$outdir"
+rm -f "$outdir/compare.csv" "$outdir/compare.txt"
+
+# mpirun flags for NP ranks on this machine
+flags() {
+    local np=$1 f=(-np "$np" -x MALLOC_MMAP_THRESHOLD_=1073741824 -x MALLOC_TRIM_THRESHOLD_=1073741824)
+    [ "$np" -le "$(nproc)" ] || f+=(--oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
+    [ "$(id -u)" -ne 0 ] || f+=(--allow-run-as-root)
+    echo "${f[@]}"
+}
+
+echo "tune.sh: 1/3 hdring_calibrate (2 ranks)"
+# shellcheck disable=SC2046
+mpirun $(flags 2) _build/perf/hdring_calibrate | tee "$outdir/calibrate.txt"
+for np in $nps; do
+    echo "tune.sh: 2/3 every algorithm side by side, $np ranks"
+    # shellcheck disable=SC2046
+    mpirun $(flags "$np") _build/perf/hdring_ab --compare --rounds "$rounds" --csv "$outdir/compare.csv" \
+        >>"$outdir/compare.txt"
+done
+echo "tune.sh: 3/3 fit"
+_build/perf/hdring_model --fit "$outdir/compare.csv" | tee "$outdir/fit.txt"
+_build/perf/hdring_model --regret "$outdir/compare.csv" >"$outdir/defaults.txt"
+echo "tune.sh: the component's defaults on the same data: $(head -1 "$outdir/defaults.txt" | sed 's/^# evaluated //')"
+if grep -q WARNING "$outdir/fit.txt"; then
+    echo "tune.sh: the fit printed warnings (above): do not use its parameters as they are; measure more rank counts"
+    echo "tune.sh: or sizes (-n), or keep the defaults"
+else
+    echo "tune.sh: keep the coll_hdring_model_* lines above in \$HOME/.openmpi/mca-params.conf"
+fi
+echo "tune.sh: data in $outdir/"
