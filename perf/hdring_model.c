@@ -338,8 +338,9 @@ static void axis_init(axis_t *ax)
 }
 
 /* A fitted value is trustworthy when it is not at the edge of its grid and the data distinguish it: some other
- * value on its axis loses more. */
-static void warn_axis(const axis_t *ax, int at, const double *sums, double best)
+ * value on its axis loses more (a WARNING otherwise). A NOTE says when a wide range of values costs almost the
+ * same: harmless, the choices hardly depend on that parameter. */
+static void warn_axis(const axis_t *ax, int at, const double *sums, double best, int npoints)
 {
     if (0 == at || ax->n - 1 == at) {
         printf("# WARNING: %s = %g is at the edge of the search range (%g to %g): the data do not pin it down; "
@@ -347,12 +348,22 @@ static void warn_axis(const axis_t *ax, int at, const double *sums, double best)
         return;
     }
     bool distinguished = false;
+    int lo = at, hi = at; /* the values around the fit that cost at most 0.5% more on average */
     for (int i = 0; i < ax->n; ++i) {
         distinguished |= sums[i] > best + 1e-9;
+    }
+    while (lo > 0 && sums[lo - 1] <= best + npoints * log(1.005)) {
+        --lo;
+    }
+    while (hi < ax->n - 1 && sums[hi + 1] <= best + npoints * log(1.005)) {
+        ++hi;
     }
     if (!distinguished) {
         printf("# WARNING: every value of %s fits these data equally well: the fitted %g means nothing; measure "
                "sizes around the crossovers\n", ax->name, ax->v[at]);
+    } else if (ax->v[hi] / ax->v[lo] >= 4) {
+        printf("# NOTE: %s is loosely determined: any value from %g to %g costs at most 0.5%% more on these "
+               "data; the choices depend little on it here\n", ax->name, ax->v[lo], ax->v[hi]);
     }
 }
 
@@ -396,7 +407,7 @@ static void fit(const char *file, const char *prefix)
             const hdring_cost_params_t c = hdring_cost_params_of(v[0], v[1], v[2]);
             sums[i] = total_regret(pts, n, &c, &worst);
         }
-        warn_axis(&ax[k], arg[k], sums, best);
+        warn_axis(&ax[k], arg[k], sums, best, n);
     }
     if (n < 10) {
         printf("# WARNING: only %d measured points: too few to fit three parameters reliably\n", n);
