@@ -9,7 +9,10 @@ if [ -f config.status ]; then
     echo "build.sh: the source directory was configured in place; 'make distclean' there first, then _build/"
     make distclean >/dev/null
 fi
-./autogen.sh >/dev/null
+echo "build.sh: autogen, configure (_build/), make"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+./autogen.sh >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 mkdir -p _build
 cd _build
 ../configure --enable-werror "$@" >/dev/null

@@ -3,9 +3,10 @@
 # An emulated multi-node cluster on one machine: N network namespaces ("nodes") on a bridge, each link shaped
 # to a rate, Open MPI running across them (TCP between nodes, shared memory within one). Needs root.
 #
-#   cluster.sh run NODES RATE PPN [--qdisc tbf|htb] [--delay MS] -- COMMAND...
+#   cluster.sh run NODES RATE PPN [--qdisc tbf|htb] [--delay MS] [--wait S] -- COMMAND...
 #       set up, run COMMAND (an MPI program and its arguments) under mpirun with PPN ranks per node, tear down
-#       (always, also on failure or interrupt). RATE is a tc rate (1gbit, 200mbit).
+#       (always, also on failure or interrupt). RATE is a tc rate (1gbit, 200mbit). --wait: wait up to S
+#       seconds for another cluster.sh to finish instead of refusing at once.
 #   cluster.sh up NODES RATE [--qdisc tbf|htb] [--delay MS]      set up only
 #   cluster.sh mpirun PPN -- COMMAND...                          run on a cluster that is up
 #   cluster.sh down                                              tear down whatever this script set up
@@ -22,7 +23,7 @@
 # mpirun runs inside node 0; a small launcher (netns-rsh) stands in for ssh and starts each node's daemon
 # inside that node's namespace with the node's own hostname. Everything is named hdrc*: interfaces, bridge,
 # namespaces. One cluster at a time: run, up and down take a lock (/run/hdring-cluster.lock) and refuse to
-# start while another holds it, and up refuses while a cluster is up.
+# start while another holds it (run --wait waits), and up refuses while a cluster is up.
 set -eu
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 
@@ -36,10 +37,13 @@ LOCK=/run/hdring-cluster.lock
 die() { echo "cluster.sh: $*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces and tc)"
 
-# lock: held until this script exits
+# lock [WAIT_S]: held until this script exits; waits up to WAIT_S seconds for another cluster.sh to finish
 lock() {
     exec 9>"$LOCK"
-    flock -n 9 || die "another cluster.sh is running (it holds $LOCK): wait for it, or stop it"
+    flock -n 9 && return
+    [ "${1:-0}" -gt 0 ] || die "another cluster.sh is running (it holds $LOCK): wait for it, or stop it"
+    echo "cluster.sh: waiting up to $1 s for another cluster.sh to finish" >&2
+    flock -w "$1" 9 || die "another cluster.sh still holds $LOCK after $1 s"
 }
 
 ns() { echo "${PREFIX}$1"; }
@@ -161,14 +165,16 @@ cluster_mpirun() {
         -x MALLOC_MMAP_THRESHOLD_=1073741824 -x MALLOC_TRIM_THRESHOLD_=1073741824 "$@"
 }
 
-parse_opts() { # sets qdisc, delay; leaves the rest in REST
+parse_opts() { # sets qdisc, delay, wait; leaves the rest in REST
     qdisc=htb
     delay=0
+    wait=0
     REST=()
     while [ $# -gt 0 ]; do
         case $1 in
         --qdisc) qdisc=$2; shift 2 ;;
         --delay) delay=$2; shift 2 ;;
+        --wait) wait=$2; shift 2 ;;
         --) shift; REST=("$@"); return ;;
         *) die "unknown option $1" ;;
         esac
@@ -197,12 +203,12 @@ mpirun)
     cluster_mpirun "$ppn" "$@"
     ;;
 run)
-    [ $# -ge 4 ] || die "usage: cluster.sh run NODES RATE PPN [--qdisc tbf|htb] [--delay MS] -- COMMAND..."
+    [ $# -ge 4 ] || die "usage: cluster.sh run NODES RATE PPN [--qdisc tbf|htb] [--delay MS] [--wait S] -- COMMAND..."
     nodes=$1 rate=$2 ppn=$3
     shift 3
     parse_opts "$@"
     [ ${#REST[@]} -gt 0 ] || die "no command to run"
-    lock
+    lock "$wait"
     [ ! -e "$STATE/config" ] || die "a cluster is already up ($STATE): 'cluster.sh down' removes it"
     trap down EXIT INT TERM
     up "$nodes" "$rate" "$qdisc" "$delay"

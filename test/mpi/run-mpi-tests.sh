@@ -410,8 +410,8 @@ suite_cluster() {
         local rank_by=()
         [ "$mapping" = slot ] || rank_by=(--rank-by node)
         [ "$mapping" = han ] && rank_by+=(--mca coll_han_priority 35)
-        OMPI_MCA_op=^avx OMPI_MCA_coll_hdring_verbose=1 timeout -k 10 "$((TIMEOUT * 2))" \
-            "${HDRING_SRCDIR:?}/perf/cluster/cluster.sh" run 4 1gbit 2 -- "${rank_by[@]}" "$HDRING_TESTBIN/hdring_check" \
+        OMPI_MCA_op=^avx OMPI_MCA_coll_hdring_verbose=1 timeout -k 10 "$((TIMEOUT * 3))" \
+            "${HDRING_SRCDIR:?}/perf/cluster/cluster.sh" run 4 1gbit 2 --wait "$TIMEOUT" -- "${rank_by[@]}" "$HDRING_TESTBIN/hdring_check" \
             --quick >"$LOG" 2>&1
         local rc=$? renumbered='$'
         [ "$mapping" = slot ] || renumbered='; ranks renumbered node by node$'
