@@ -58,7 +58,7 @@ set yrange [0.25:4]
 set xlabel 'vector size'
 set ylabel 'time ratio (log)'
 set grid
-set multiplot layout $rows,$cols title "$title" margins 0.08,0.98,$(awk -v r="$rows" 'BEGIN { printf "%.3f", 0.45 / (r * 3.4 + 1.1) + 0.07 }'),0.92 spacing 0.08,0.10
+set multiplot layout $rows,$cols title "$title" margins 0.08,0.98,$(awk -v r="$rows" 'BEGIN { printf "%.3f", 0.45 / (r * 3.4 + 1.1) + 0.07 }'),0.92 spacing 0.08,$(awk -v r="$rows" 'BEGIN { printf "%.3f", 100 / (r * 340 + 110) }')
 set label 1 "Dark blue: median over interleaved rounds of the per-round time ratio hdring/$baseline; light blue band: its interquartile range;\ngrey dashed: $baseline/$baseline, a control that should be 1.\nBelow 1 hdring is faster. Log scale clipped to 1/4..4; the table gives every value with min and max. Size: the whole vector, as coll_hdring_verbose reports it." at screen 0.5, screen 0.045 center font ',9'
 $panels
 unset multiplot

@@ -13,7 +13,7 @@
 # Everything goes into OUTDIR (default perf/results/tune): calibrate.txt, compare.csv, compare.txt, fit.txt,
 # defaults.txt. Put the coll_hdring_model_* lines of fit.txt into $HOME/.openmpi/mca-params.conf (or the
 # system's openmpi-mca-params.conf) only if it printed no WARNING. Runs the component built in _build/. For the
-# network parameters run hdring_calibrate across nodes (README: Tuning). About 15 minutes with the defaults on
+# network parameters run hdring_calibrate across nodes (README: Tuning). About 2 minutes with the defaults on
 # the 2-core development machine.
 set -eu
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
