@@ -108,24 +108,18 @@ cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)
 mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
 dirty=$(git status --porcelain 2>/dev/null | grep -v '^??' | grep -q . && echo " (with uncommitted changes)" || true)
 
-# size_awk: an awk function naming a size in binary units, as hdring_ab does ("1 KiB", "~16 KiB")
-size_awk='function size(b,    u, w, unit) {
-    split("B KiB MiB GiB", unit, " ")
-    for (u = 1; u < 4 && b >= 1024 ^ u; ++u) {}
-    w = 1024 ^ (u - 1)
-    if (b % w == 0) return (b / w) " " unit[u]
-    if (b / w >= 999.5 && u < 4) { w *= 1024; ++u }
-    return sprintf("~%.3g %s", b / w, unit[u]) }'
+# the awk functions the perf scripts share: median(), binary_size()
+ablib=$(cat perf/ab-lib.awk)
 
 # table CSV: the full hdring_ab table of one run, in markdown, and its summary lines
 table() {
-    awk -F, "$size_awk"'
+    awk -F, "$ablib"'
         BEGIN { print "| collective | size | hdring (us) | tuned (us) | ratio hdring/tuned | q1-q3 | min-max | control |";
                 print "|---|---:|---:|---:|---:|---:|---:|---:|" }
         $4 !~ /^[0-9]+$/ { next }
         { note = ($10 < 0.95 || $10 > 1.05) ? " (noisy)" : ""
           q = NF >= 12 ? sprintf("%.3f-%.3f", $11, $12) : "-"
-          printf "| %s | %s | %.1f | %.1f | **%.3f** | %s | %.3f-%.3f | %.3f%s |\n", $1, size($4), $5, $6, $7, q, $8, $9, $10, note }' "$1"
+          printf "| %s | %s | %.1f | %.1f | **%.3f** | %s | %.3f-%.3f | %.3f%s |\n", $1, binary_size($4), $5, $6, $7, q, $8, $9, $10, note }' "$1"
     echo
     perf/summarize-ab.sh "$@" | sed 's/^/- /'
 }
@@ -153,12 +147,8 @@ topology_table() {
                 sed "s/^/$mapping,$baseline,/" "$f"
             done
         done
-    done | awk -F, -v bw="$bw" -v nodes=4 '
+    done | awk -F, -v bw="$bw" -v nodes=4 "$ablib"'
         $6 !~ /^[0-9]+$/ { next }
-        function median(list,    n, v, i, j, t) {
-            n = split(list, v, " ")
-            for (i = 2; i <= n; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-            return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
         { key = $1 SUBSEP $3 SUBSEP $6
           if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
           hd[key] = hd[key] " " $7; ratio[key, $2] = ratio[key, $2] " " $9; ctl[key, $2] = ctl[key, $2] " " $12 }
@@ -216,7 +206,7 @@ wins_table >"$wins"
     echo "- Every figure is \`perf/hdring_ab\`: in one job, communicators bound to hdring (auto), to tuned (its default"
     echo "  decision) and to tuned again (the control), timed in interleaved order, $rounds rounds ($cluster_rounds on the"
     echo "  cluster); each sample is the slowest rank's time per call over a batch of at least 5 ms. **hdring/tuned** is"
-    echo "  the median of the paired ratios (< 1: hdring faster), with their min and max; **control** is tuned/tuned,"
+    echo "  the median of the paired ratios (< 1: hdring faster), with their quartiles and extremes; **control** is tuned/tuned,"
     echo "  which should be 1: a row whose control is outside 1 +- 5% is marked noisy. Reductions are MPI_FLOAT sums,"
     echo "  data movement MPI_CHAR; bytes are the whole vector."
     echo "- glibc's MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ pinned (1 GiB). Shared memory: more ranks than"

@@ -120,10 +120,7 @@ done
 
 # one table per benchmark: sizes down, configurations across (median over the repetitions), the fastest, and
 # hdring:auto / tuned:default
-awk -F, 'function median(list,    n, v, i, j, t) {
-        n = split(list, v, " ")
-        for (i = 2; i <= n; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+awk -F, "$(cat "$(dirname "$0")/ab-lib.awk")"'
     NR > 1 && $4 != "-" {
         vals[$1, $2, $4] = vals[$1, $2, $4] " " $5
         if (!(($1, $2) in seenc)) { seenc[$1, $2] = 1; cfg[$1, ++nc[$1]] = $2 }

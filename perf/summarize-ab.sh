@@ -21,27 +21,14 @@ if [ "${1:-}" = --markdown ]; then
 fi
 [ $# -ge 1 ] || { echo "usage: perf/summarize-ab.sh [--markdown LABEL] AB.csv..." >&2; exit 2; }
 
-awk -F, -v label="$label" '
-    function median(list,    n, v, i, j, t) {
-        n = split(list, v, " ")
-        for (i = 2; i <= n; ++i) for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; --j) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    }
-    function size(b,    u, w) {
-        split("B KiB MiB GiB", unit, " ")
-        for (u = 1; u < 4 && b >= 1024 ^ u; ++u) {}
-        w = 1024 ^ (u - 1)
-        if (b % w == 0) return (b / w) " " unit[u]
-        if (b / w >= 999.5 && u < 4) { w *= 1024; ++u }
-        return sprintf("~%.3g %s", b / w, unit[u])
-    }
+awk -F, -v label="$label" "$(cat "$(dirname "$0")/ab-lib.awk")"'
     # the sizes of collective c with verdict v, consecutive ones as ranges, and the spread of the gains
     function sizes(c, v,    i, j, k, out, lo, hi, gain, n) {
         out = ""; n = 0
         for (i = 1; i <= nsize[c]; ++i) {
             if (verdict[c, i] != v) continue
             for (j = i; j < nsize[c] && verdict[c, j + 1] == v; ++j) {}
-            out = out (out == "" ? "" : ", ") size(bytes[c, i]) (j > i ? "-" size(bytes[c, j]) : "")
+            out = out (out == "" ? "" : ", ") binary_size(bytes[c, i]) (j > i ? "-" binary_size(bytes[c, j]) : "")
             for (k = i; k <= j; ++k) {
                 gain = v < 0 ? 1 - ratio[c, k] : ratio[c, k] - 1
                 if (n == 0 || gain < lo) lo = gain
