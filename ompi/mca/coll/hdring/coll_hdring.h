@@ -108,9 +108,9 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
  * processes send at once, as at MPI_Init). MCA parameters are the same on every process, so the first one
  * speaks for all. */
 void mca_coll_hdring_report(const char *topic, ...);
-/* The parameters a new communicator works with (invalid ones replaced, with a report). */
 /* Reports, once, the parameter values hdring could not read and the defaults it kept instead. */
 void mca_coll_hdring_report_bad_values(void);
+/* The parameters a new communicator works with (invalid ones replaced, with a report). */
 void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
 /* The core collective serving an MPI collective; the MPI collective's name (as in the MCA parameters). */
 hdring_coll_t mca_coll_hdring_core_coll(mca_coll_hdring_coll_t coll);

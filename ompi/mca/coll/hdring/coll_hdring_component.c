@@ -231,29 +231,27 @@ void mca_coll_hdring_report_bad_values(void)
 static int register_var(const char *name, const char *help, mca_base_var_type_t type, mca_base_var_enum_t *enumerator,
                         int level, void *storage)
 {
-    union {
-        int i;
-        size_t z;
-        double d;
-    } fallback;
+    unsigned char fallback[sizeof(double) > sizeof(size_t) ? sizeof(double) : sizeof(size_t)];
+    size_t width = 0; /* of the value, for the numeric types hdring registers */
     char used[32] = "";
 
     switch (type) {
     case MCA_BASE_VAR_TYPE_INT:
-        fallback.i = *(int *) storage;
-        snprintf(used, sizeof(used), "%d", fallback.i);
+        width = sizeof(int);
+        snprintf(used, sizeof(used), "%d", *(int *) storage);
         break;
     case MCA_BASE_VAR_TYPE_SIZE_T:
-        fallback.z = *(size_t *) storage;
-        snprintf(used, sizeof(used), "%zu", fallback.z);
+        width = sizeof(size_t);
+        snprintf(used, sizeof(used), "%zu", *(size_t *) storage);
         break;
     case MCA_BASE_VAR_TYPE_DOUBLE:
-        fallback.d = *(double *) storage;
-        snprintf(used, sizeof(used), "%g", fallback.d);
+        width = sizeof(double);
+        snprintf(used, sizeof(used), "%g", *(double *) storage);
         break;
     default:
         break;
     }
+    memcpy(fallback, storage, width);
     int idx = mca_base_component_var_register(&mca_coll_hdring_component.super.collm_version, name, help, type,
                                               enumerator, 0, MCA_BASE_VAR_FLAG_SETTABLE, level,
                                               MCA_BASE_VAR_SCOPE_ALL, storage);
@@ -271,9 +269,9 @@ static int register_var(const char *name, const char *help, mca_base_var_type_t 
     if (idx < 0) {
         return idx;
     }
-    const char *text = NULL == enumerator && '\0' != used[0] ? given_text(idx) : NULL;
+    const char *text = NULL == enumerator && 0 != width ? given_text(idx) : NULL;
     if (NULL != text && !readable(text, type)) {
-        memcpy(storage, &fallback, MCA_BASE_VAR_TYPE_INT == type ? sizeof(int) : sizeof(fallback));
+        memcpy(storage, fallback, width);
         note_bad_value(name, text, used);
     }
     return OMPI_SUCCESS;
