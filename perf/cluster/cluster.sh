@@ -37,6 +37,8 @@ LOCK=/run/hdring-cluster.lock
 die() { echo "cluster.sh: $*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || die "needs root (network namespaces and tc)"
 
+not_up() { [ ! -e "$STATE/config" ] || die "a cluster is already up ($STATE): 'cluster.sh down' removes it"; }
+
 # lock [WAIT_S]: held until this script exits; waits up to WAIT_S seconds for another cluster.sh to finish
 lock() {
     exec 9>"$LOCK"
@@ -106,7 +108,6 @@ up() {
     if [ "$delay" != 0 ] && ! has_netem; then
         die "this kernel has no netem (CONFIG_NET_SCH_NETEM): --delay is not available"
     fi
-    [ ! -e "$STATE/config" ] || die "a cluster is already up ($STATE): 'cluster.sh down' removes it"
     down # leftovers of a run that was killed
     mkdir -p "$STATE"
     echo "$nodes $rate $qdisc $delay" >"$STATE/config"
@@ -190,6 +191,7 @@ up)
     shift 2
     parse_opts "$@"
     lock
+    not_up
     up "$nodes" "$rate" "$qdisc" "$delay"
     ;;
 down)
@@ -209,7 +211,7 @@ run)
     parse_opts "$@"
     [ ${#REST[@]} -gt 0 ] || die "no command to run"
     lock "$wait"
-    [ ! -e "$STATE/config" ] || die "a cluster is already up ($STATE): 'cluster.sh down' removes it"
+    not_up
     trap down EXIT INT TERM
     up "$nodes" "$rate" "$qdisc" "$delay"
     cluster_mpirun "$ppn" "${REST[@]}"
