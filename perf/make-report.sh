@@ -153,13 +153,13 @@ topology_table() {
           if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
           hd[key] = hd[key] " " $7; ratio[key, $2] = ratio[key, $2] " " $9; ctl[key, $2] = ctl[key, $2] " " $12 }
         END {
-            print "| mapping | collective | bytes | hdring (ms) | link bound (ms) | hdring/bound | hdring/tuned [control] | hdring/han [control] |"
+            print "| mapping | collective | size | hdring (ms) | link bound (ms) | hdring/bound | hdring/tuned [control] | hdring/han [control] |"
             print "|---|---|---:|---:|---:|---:|---:|---:|"
             for (i = 1; i <= nk; ++i) {
                 split(keys[i], k, SUBSEP)
                 n = k[3]; f = k[2] == "allreduce" ? 2 * (nodes - 1) / nodes : (k[2] == "bcast" ? 1 : (nodes - 1) / nodes)
                 bound = f * n / bw / 1000; t = median(hd[keys[i]]) / 1000
-                printf "| by %s | %s | %d | %.2f | %.2f | %.2f | %.3f [%.3f] | %.3f [%.3f] |\n", k[1], k[2], n, t, bound,
+                printf "| by %s | %s | %s | %.2f | %.2f | %.2f | %.3f [%.3f] | %.3f [%.3f] |\n", k[1], k[2], binary_size(n), t, bound,
                        t / bound, median(ratio[keys[i], "tuned"]), median(ctl[keys[i], "tuned"]),
                        median(ratio[keys[i], "han"]), median(ctl[keys[i], "han"])
             }
@@ -233,7 +233,7 @@ wins_table >"$wins"
     done
     for run in $cluster_runs; do
         set -- ${run//-/ }
-        summary_rows "cluster, $2 nodes, ${3/bit/bit\/s}" "$report/$run/ab.csv"
+        summary_rows "cluster, $2 nodes, $(rate_text "$3")" "$report/$run/ab.csv"
     done
     [ -n "$cluster_runs" ] || echo "| emulated cluster | (not measured: needs root) | | | | |"
     echo
@@ -252,7 +252,7 @@ wins_table >"$wins"
         for run in $cluster_runs; do
             set -- ${run//-/ }
             echo
-            echo "### $2 nodes x 1 rank, ${3/bit/bit\/s} links"
+            echo "### $2 nodes x 1 rank, $(rate_text "$3") links"
             echo
             echo "![hdring/tuned, $2 nodes, $3](report/$run/ab.png)"
             echo
@@ -273,7 +273,7 @@ wins_table >"$wins"
         echo "calibrated one-way rate: allreduce 2 (N-1)/N n, reduce_scatter_block and allgather (N-1)/N n, bcast n."
         for rate in 200mbit 1gbit; do
             echo
-            echo "### ${rate/bit/bit\/s} links"
+            echo "### $(rate_text "$rate") links"
             echo
             topology_table "$rate"
             echo

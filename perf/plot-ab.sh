@@ -2,8 +2,9 @@
 # Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # Plots hdring_ab's CSV (its header names the columns) as one panel per collective: the median over rounds of
 # the paired ratio hdring/baseline against the vector size (line), its interquartile range (band) and the
-# baseline against itself (dashed control), on a log ratio axis clipped to 1/4..4 (the table lists the
-# extremes). Below 1, hdring is faster.
+# baseline against itself (dashed control), on a log ratio axis from 1/4 to 4, widened by powers of 2 (to 1/16
+# and 16 at most) until every median fits; bands beyond it are clipped (the table lists the extremes). Below 1,
+# hdring is faster.
 #
 #   perf/plot-ab.sh AB.csv OUT.png [TITLE]
 set -eu
@@ -34,6 +35,11 @@ xtics=$(tail -n +2 "$csv" | awk -F, '
         }
     }')
 
+# the ratio axis: 1/4..4, widened by powers of 2 to hold every median, 1/16..16 at most
+read -r ylo yhi < <(tail -n +2 "$csv" | awk -F, '
+    NR == 1 || $7 < lo { lo = $7 } NR == 1 || $7 > hi { hi = $7 }
+    END { a = 0.25; while (a > 1 / 16 && lo < a) a /= 2; b = 4; while (b < 16 && hi > b) b *= 2; print a, b }')
+
 panels=""
 for c in $colls; do
     grep "^$c," "$csv" >"$tmp/$c.csv"
@@ -53,13 +59,13 @@ set datafile separator ','
 set logscale x 2
 set logscale y
 set xtics ($xtics)
-set ytics ('1/4' 0.25, '1/2' 0.5, '0.8' 0.8, '1' 1, '1.25' 1.25, '2' 2, '4' 4)
-set yrange [0.25:4]
+set ytics ('1/16' 0.0625, '1/8' 0.125, '1/4' 0.25, '1/2' 0.5, '0.8' 0.8, '1' 1, '1.25' 1.25, '2' 2, '4' 4, '8' 8, '16' 16)
+set yrange [$ylo:$yhi]
 set xlabel 'vector size'
 set ylabel 'time ratio (log)'
 set grid
 set multiplot layout $rows,$cols title "$title" margins 0.08,0.98,$(awk -v r="$rows" 'BEGIN { printf "%.3f", 0.45 / (r * 3.4 + 1.1) + 0.07 }'),0.92 spacing 0.08,$(awk -v r="$rows" 'BEGIN { printf "%.3f", 100 / (r * 340 + 110) }')
-set label 1 "Dark blue: median over interleaved rounds of the per-round time ratio hdring/$baseline; light blue band: its interquartile range;\ngrey dashed: $baseline/$baseline, a control that should be 1.\nBelow 1 hdring is faster. Log scale clipped to 1/4..4; the table gives every value with min and max. Size: the whole vector, as coll_hdring_verbose reports it." at screen 0.5, screen 0.045 center font ',9'
+set label 1 "Dark blue: median over interleaved rounds of the per-round time ratio hdring/$baseline; light blue band: its interquartile range;\ngrey dashed: $baseline/$baseline, a control that should be 1.\nBelow 1 hdring is faster. Log scale; a band beyond it is clipped: the table gives every value with min and max. Size: the whole vector, as coll_hdring_verbose reports it." at screen 0.5, screen 0.045 center font ',9'
 $panels
 unset multiplot
 GNUPLOT
