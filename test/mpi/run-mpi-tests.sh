@@ -233,6 +233,12 @@ suite_matrix() {
         check "every collective with messages carried by derived datatypes (max_message_elements 7), np=$np" \
             "$np" --mca coll_hdring_max_message_elements 7 "$HDRING_TESTBIN/hdring_check" --quick
     done
+    # Pipelined algorithms in segments the model would not choose: one byte, 7 (cutting elements of every
+    # datatype), and 4 KiB, with every algorithm and auto.
+    for seg in 1 7 4096; do
+        check "bcast in segments of $seg B (coll_hdring_bcast_segment_bytes), np=5" 5 \
+            --mca coll_hdring_bcast_segment_bytes "$seg" "$HDRING_TESTBIN/hdring_check" --coll bcast
+    done
     mpi 2 --mca coll_hdring_max_message_elements 0 "$HDRING_TESTBIN/hdring_check" --coll bcast --alg auto --quick
     if [ $? -eq 0 ] && has 'coll_hdring_max_message_elements is 0; it must be from 1' &&
         has '[1-9][0-9]* (cases|checks), 0 failures$'; then
@@ -264,6 +270,24 @@ suite_trace() {
 # The automatic choice: the cost model by default, thresholds when set, never ring for a non-commutative op.
 suite_decision() {
     local bin=$HDRING_TESTBIN
+    mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env --types int --counts 1000,3000000
+    if [ $? -eq 0 ] &&
+        has '^hdring: bcast np=5 bytes=12000000 alg=chain \(auto: cost model.s fastest for p=5 from [0-9]+ B up; segments of [0-9]+ B by the cost model\)$' &&
+        ! has '^hdring: bcast np=5 bytes=4000 alg=chain' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "auto broadcasts 12 MB down the pipelined chain in the model's segments, 4 KB not (np=5)"
+    else
+        fail "auto broadcasts 12 MB down the pipelined chain in the model's segments, 4 KB not (np=5)"
+    fi
+    mpi 5 --mca coll_hdring_verbose 1 --mca coll_hdring_bcast_algorithm chain --mca coll_hdring_bcast_segment_bytes 4096 \
+        "$bin/hdring_check" --coll bcast --alg env --types int --counts 1000,3000000
+    if [ $? -eq 0 ] &&
+        has '^hdring: bcast np=5 bytes=4000 alg=chain \(forced by coll_hdring_bcast_algorithm; segments of 4096 B by coll_hdring_bcast_segment_bytes\)$' &&
+        has '^hdring: bcast np=5 bytes=12000000 alg=chain \(forced by coll_hdring_bcast_algorithm; segments of 4096 B by coll_hdring_bcast_segment_bytes\)$' &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "coll_hdring_bcast_segment_bytes sets the chain's segments, and the trace says so (np=5)"
+    else
+        fail "coll_hdring_bcast_segment_bytes sets the chain's segments, and the trace says so (np=5)"
+    fi
     mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce,reduce_scatter,reduce_scatter_block \
         --alg auto --types mat2x2 --counts 1,7,1000,40003
     if [ $? -eq 0 ] && has '^hdring: allreduce np=5 .*alg=[a-z_]+ \(auto: .*op not commutative: rank order, no ring\)$' &&
@@ -294,7 +318,7 @@ suite_decision() {
     # hdring_model --crossovers prints the plan the component follows: every traced range is one of its lines
     mpi 6 --mca coll_hdring_verbose 1 "$bin/hdring_check" --alg env --types int,double --counts 1,300,3000,30000,300000
     local rc=$? ranges model missing=""
-    ranges=$(sed -n "s/^hdring: \([a-z_]*\) np=6 bytes=[0-9]* alg=\([a-z_]*\) (auto: cost model's fastest for p=6 from \([0-9]*\) B \(to [0-9]* B\|up\))\$/\1 \2 \3 \4/p" "$LOG" |
+    ranges=$(sed -n "s/^hdring: \([a-z_]*\) np=6 bytes=[0-9]* alg=\([a-z_]*\) (auto: cost model's fastest for p=6 from \([0-9]*\) B \(to [0-9]* B\|up\)\(; segments of [0-9]* B by the cost model\)\{0,1\})\$/\1 \2 \3 \4/p" "$LOG" |
         sed 's/^reduce_scatter_block /reduce_scatter /' | sort -u)
     model=$("${HDRING_MODEL:?}" --crossovers --coll all --p 6 | sed -n 's/^\([a-z_]*\) p=6: \([a-z_]*\) from \([0-9]*\) B \(to [0-9]* B\|up\) (cost model.s fastest)$/\1 \2 \3 \4/p')
     while read -r line; do

@@ -193,6 +193,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     arg.args.near_first = run->near_first;
     arg.args.nodes = run->nodes;
     arg.args.ppn = run->ppn;
+    arg.args.segment = run->segment;
     for (int k = 0; k < HDRING_NPHASES; ++k) {
         arg.args.phase[k] = NULL == run->phase ? HDRING_ALG_NONE : run->phase[k];
     }

@@ -46,6 +46,7 @@ typedef struct run {
     int ppn;              /* hierarchical algorithms: the grid's ranks per node (nodes x ppn == p) */
     bool near_first;
     const hdring_alg_t *phase; /* hierarchical algorithms: HDRING_NPHASES phases */
+    size_t segment;       /* pipelined algorithms: elements per segment (0: the message whole) */
 } run_t;
 
 typedef struct run_result {

@@ -25,9 +25,10 @@ static void check_run(const run_t *run)
 {
     run_result_t res;
     run_collective(run, &res, false);
-    ck_assert_msg(res.ok, "%s %s p=%d count=%zu %s%s%s: %s", hdring_coll_name(hdring_algorithm(run->alg)->coll),
-                  hdring_alg_name(run->alg), run->p,
-                  run->count, run->kind->name, run->in_place ? " in place" : "", run->ordered ? " ordered" : "", res.why);
+    ck_assert_msg(res.ok, "%s %s p=%d count=%zu segment=%zu %s%s%s: %s",
+                  hdring_coll_name(hdring_algorithm(run->alg)->coll), hdring_alg_name(run->alg), run->p, run->count,
+                  run->segment, run->kind->name, run->in_place ? " in place" : "", run->ordered ? " ordered" : "",
+                  res.why);
 }
 
 /* The counts every collective is checked with at size p; `large` adds a vector in the thousands. */
@@ -209,6 +210,15 @@ static void bcast_at(int p, bool all_variants)
         for (int c = 0; c < ncounts; ++c) {
             run_t run = {.alg = algs[a], .p = p, .count = counts[c], .blocks = NULL, .in_place = false, .ordered = false, .kind = &kind_u64_sum, .cost = no_cost};
             check_run(&run);
+            if (NULL == hdring_algorithm(algs[a])->segment) {
+                continue;
+            }
+            /* pipelined: segments of one element (short messages), a few, half the message, and longer than it */
+            const size_t segments[] = {counts[c] < 256 ? 1 : 64, 3, counts[c] / 2 + 1, counts[c] + 5};
+            for (size_t s = all_variants ? 0 : 2; s < sizeof(segments) / sizeof(segments[0]); ++s) {
+                run.segment = segments[s];
+                check_run(&run);
+            }
         }
     }
 }

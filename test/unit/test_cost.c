@@ -33,11 +33,18 @@ static bool model_exact(hdring_alg_t alg, int p)
 
 static const char *coll_of(hdring_alg_t alg) { return hdring_coll_name(hdring_algorithm(alg)->coll); }
 
-/* The model's time on one node. */
+/* The model's time on one node; a pipelined algorithm in segments of `segment` bytes (0: the model's choice). */
+static double model_time_segmented(hdring_alg_t alg, int p, double n, bool ordered, const hdring_cost_params_t *c,
+                                   double segment)
+{
+    hdring_model_t m = hdring_model_single(p, ordered, c);
+    m.segment = segment;
+    return hdring_cost_time(alg, &m, n, NULL);
+}
+
 static double model_time(hdring_alg_t alg, int p, double n, bool ordered, const hdring_cost_params_t *c)
 {
-    const hdring_model_t m = hdring_model_single(p, ordered, c);
-    return hdring_cost_time(alg, &m, n, NULL);
+    return model_time_segmented(alg, p, n, ordered, c, 0);
 }
 
 /* A vector that divides evenly: a multiple of p and of 2p' elements. */
@@ -51,15 +58,43 @@ static size_t even_count(int p)
     return c;
 }
 
-static void simulate(hdring_alg_t alg, int p, size_t count, bool ordered, const hdring_cost_params_t *c,
-                     run_result_t *res, size_t *blocks)
+static void simulate_segmented(hdring_alg_t alg, int p, size_t count, bool ordered, const hdring_cost_params_t *c,
+                               size_t segment, run_result_t *res, size_t *blocks)
 {
     for (int i = 0; i < p; ++i) {
         blocks[i] = count / (size_t) p;
     }
-    run_t run = {.alg = alg, .p = p, .count = count, .blocks = blocks, .in_place = false, .ordered = ordered, .kind = ordered ? &kind_mat_mul : &kind_u64_sum, .cost = {c->alpha, c->beta, c->gamma}};
+    run_t run = {.alg = alg, .p = p, .count = count, .blocks = blocks, .in_place = false, .ordered = ordered, .kind = ordered ? &kind_mat_mul : &kind_u64_sum, .cost = {c->alpha, c->beta, c->gamma}, .segment = segment};
     run_collective(&run, res, true);
     ck_assert_msg(res->ok, "%s %s p=%d: %s", coll_of(alg), hdring_alg_name(alg), p, res->why);
+}
+
+static void simulate(hdring_alg_t alg, int p, size_t count, bool ordered, const hdring_cost_params_t *c,
+                     run_result_t *res, size_t *blocks)
+{
+    simulate_segmented(alg, p, count, ordered, c, 0, res, blocks);
+}
+
+/* A pipelined algorithm, in segments that divide the vector: 1, 2 and p segments, and one per element; the model
+ * of each segment size against the simulator. */
+static void compare_time_segmented(hdring_alg_t alg, int p)
+{
+    const size_t count = even_count(p);
+    const size_t segments[] = {count, count / 2, count / (size_t) p, 1};
+    size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+    for (size_t s = 0; s < sizeof(segments) / sizeof(segments[0]); ++s) {
+        for (int k = 0; k < NPARAMS; ++k) {
+            run_result_t res;
+            simulate_segmented(alg, p, count, false, &param_sets[k], segments[s], &res, blocks);
+            const double model = model_time_segmented(alg, p, (double) count * 8, false, &param_sets[k],
+                                                       (double) segments[s] * 8);
+            ck_assert_msg(fabs(model - res.time) <= 1e-9 * (res.time > 1 ? res.time : 1),
+                          "%s %s p=%d segment %zu params %d: model %.10g, simulator %.10g", coll_of(alg),
+                          hdring_alg_name(alg), p, segments[s], k, model, res.time);
+            result_free(&res);
+        }
+    }
+    free(blocks);
 }
 
 static void compare_time(hdring_alg_t alg, int p, bool ordered)
@@ -91,6 +126,10 @@ static void compare_all(int p)
         const hdring_algorithm_t *row = hdring_algorithm((hdring_alg_t) a);
         if (HDRING_ALG_NONE != row->inner) {
             continue; /* hierarchical: on grids of nodes (test_hier) */
+        }
+        if (NULL != row->segment) {
+            compare_time_segmented(row->id, p);
+            continue;
         }
         compare_time(row->id, p, false);
         if (HDRING_COLL_REDUCE_SCATTER == row->coll && row->keeps_order) {

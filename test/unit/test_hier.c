@@ -197,7 +197,8 @@ START_TEST(flat_algorithms_in_locality_order)
 }
 END_TEST
 
-/* Every flat bcast from every root (the algorithms rotate their ranks with a view). */
+/* Every flat bcast from every root (the algorithms rotate their ranks with a view); pipelined ones in segments of
+ * 2 elements. */
 START_TEST(bcast_from_any_root)
 {
     for (int p = 1; p <= 24; ++p) {
@@ -208,7 +209,7 @@ START_TEST(bcast_from_any_root)
             }
             for (int root = 0; root < p; ++root) {
                 run_t run = {.alg = row->id, .p = p, .count = 3 * (size_t) p + 1, .kind = &kind_u64_sum,
-                             .cost = no_cost, .root = root};
+                             .cost = no_cost, .root = root, .segment = NULL == row->segment ? 0 : 2};
                 check(&run, "");
             }
         }
@@ -243,17 +244,21 @@ static size_t even_count(int p)
     return c * 16;
 }
 
-static void simulate_on_grid(hdring_alg_t alg, int nodes, int ppn, const hdring_model_t *m, run_result_t *res,
+/* A pipelined algorithm (or phase) runs in the model's segments rounded up to whole elements: m->segment is set
+ * to that size, so the model then prices what the simulator runs. */
+static void simulate_on_grid(hdring_alg_t alg, int nodes, int ppn, hdring_model_t *m, run_result_t *res,
                              size_t *blocks, hdring_alg_t *phase)
 {
     const int p = nodes * ppn;
     const size_t count = even_count(p);
     hdring_cost_time(alg, m, (double) count * 8, phase); /* the model's phases */
+    m->segment = 8 * ceil(hdring_cost_segment(alg, m, (double) count * 8, phase) / 8);
     for (int i = 0; i < p; ++i) {
         blocks[i] = count / (size_t) p;
     }
     run_t run = {.alg = alg, .p = p, .count = count, .blocks = blocks, .kind = &kind_u64_sum, .cost = local_cost,
-                 .nodes = nodes, .ppn = ppn, .network = network_cost, .near_first = nodes > 1 && ppn > 1, .phase = phase};
+                 .nodes = nodes, .ppn = ppn, .network = network_cost, .near_first = nodes > 1 && ppn > 1, .phase = phase,
+                 .segment = (size_t) m->segment / 8};
     run_collective(&run, res, true);
     ck_assert_msg(res->ok, "%s on %d x %d: %s", hdring_alg_name(alg), nodes, ppn, res->why);
 }
@@ -266,9 +271,9 @@ START_TEST(model_link_bytes_match_simulator)
     int checked = 0;
     for (int nodes = 2; nodes <= 9; ++nodes) {
         for (int ppn = 1; ppn <= 4; ++ppn) {
-            const hdring_model_t m = grid_model(nodes, ppn, false);
             const double n = (double) even_count(nodes * ppn) * 8;
             for (int a = 0; a < HDRING_NALGS; ++a) {
+                hdring_model_t m = grid_model(nodes, ppn, false);
                 const hdring_alg_t alg = (hdring_alg_t) a;
                 if (hdring_cost_link_bytes(alg, &m, 0, n) < 0 || !hdring_cost_applies(alg, &m)) {
                     continue;
@@ -298,7 +303,9 @@ END_TEST
  * at once they differ the way their assumptions do: the simulator's links are first come, first served, so the
  * messages of a lockstep step finish one after another and early ones run ahead, where the model charges the step
  * as if all took the whole time (flat rhd: the model is up to 30% slower); the model lets the concurrent index
- * groups of a hierarchical algorithm pipeline perfectly, which short phases cannot (up to 45% faster). */
+ * groups of a hierarchical algorithm pipeline perfectly, which short phases cannot (up to 45% faster). The
+ * pipelined chain on nodes of several ranks mixes fast and slow links, whose segments the simulator does not keep
+ * in perfect step: within 1% (0.05% seen). */
 START_TEST(model_time_matches_simulator_on_grids)
 {
     size_t *blocks = malloc(128 * sizeof(size_t));
@@ -306,12 +313,12 @@ START_TEST(model_time_matches_simulator_on_grids)
                                  HDRING_ALG_ALLREDUCE_HIER_RING,    HDRING_ALG_ALLREDUCE_HIER_RHD,
                                  HDRING_ALG_REDUCE_SCATTER_HIER_RING, HDRING_ALG_ALLGATHER_HIER_RING,
                                  HDRING_ALG_ALLGATHER_RING,         HDRING_ALG_BCAST_HIER_SCATTER_RING,
-                                 HDRING_ALG_BCAST_HIER_BINOMIAL};
+                                 HDRING_ALG_BCAST_HIER_BINOMIAL,    HDRING_ALG_BCAST_CHAIN};
     for (int nodes = 2; nodes <= 8; nodes *= 2) {
         for (int ppn = 1; ppn <= 4; ppn *= 2) {
-            const hdring_model_t m = grid_model(nodes, ppn, false);
             const double n = (double) even_count(nodes * ppn) * 8;
             for (size_t a = 0; a < sizeof(algs) / sizeof(algs[0]); ++a) {
+                hdring_model_t m = grid_model(nodes, ppn, false);
                 if (!hdring_cost_applies(algs[a], &m)) {
                     continue;
                 }
@@ -322,8 +329,9 @@ START_TEST(model_time_matches_simulator_on_grids)
                 const double model = hdring_cost_time(algs[a], &m, n, NULL), ratio = model / res.time;
                 const bool one_flow = 1 == ppn || HDRING_COLL_BCAST == row->coll ||
                                       HDRING_ROLE_BANDWIDTH == row->role;
-                const double lo = one_flow ? 1 - 1e-9 : HDRING_ALG_NONE != row->inner ? 0.55 : 0.85;
-                const double hi = one_flow ? 1 + 1e-9 : HDRING_ALG_NONE != row->inner ? 1.0 : 1.3;
+                const double slack = NULL != row->segment && ppn > 1 ? 1e-2 : 1e-9;
+                const double lo = one_flow ? 1 - slack : HDRING_ALG_NONE != row->inner ? 0.55 : 0.85;
+                const double hi = one_flow ? 1 + slack : HDRING_ALG_NONE != row->inner ? 1.0 : 1.3;
                 ck_assert_msg(lo <= ratio && ratio <= hi, "%s on %d x %d: model %.6g s, simulator %.6g s (x%.3f)",
                               hdring_alg_name(algs[a]), nodes, ppn, model, res.time, ratio);
                 result_free(&res);
@@ -331,6 +339,41 @@ START_TEST(model_time_matches_simulator_on_grids)
         }
     }
     free(blocks);
+}
+END_TEST
+
+/* The pipelined chain on the emulated cluster of the results page (5 nodes x 1, 200 Mbit/s: 69 us, 25 MB/s): a
+ * 4 MiB bcast in the model's segments takes at most 1.15 n beta on the simulator (scatter + allgather needs
+ * 2 (p-1)/p n beta = 1.6 n beta), and the model's segment size is within 2% of the best of a sweep. On grids of
+ * several ranks per node, in locality order, the chain crosses each node's link once: the same bound holds. */
+START_TEST(chain_bcast_near_its_bandwidth_bound)
+{
+    const sim_cost_t net = {69e-6, 1 / 25e6, 0}, shm = {1e-6, 1 / 5e9, 0};
+    const int grids[][2] = {{5, 1}, {8, 1}, {4, 2}};
+    const size_t count = (4 << 20) / 8;
+    const double n = (double) count * 8;
+    for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); ++g) {
+        const int nodes = grids[g][0], ppn = grids[g][1];
+        hdring_model_t m = grid_model(nodes, ppn, false);
+        m.local = (hdring_cost_params_t){shm.alpha, shm.beta, 0, shm.beta};
+        m.network = (hdring_cost_params_t){net.alpha, net.beta, 0, net.beta};
+        const size_t chosen = (size_t) ceil(hdring_cost_segment(HDRING_ALG_BCAST_CHAIN, &m, n, NULL) / 8);
+        const size_t sweep[] = {chosen / 4, chosen / 2, chosen, 2 * chosen, 4 * chosen};
+        double at_chosen = 0, best = 0;
+        for (size_t s = 0; s < sizeof(sweep) / sizeof(sweep[0]); ++s) {
+            run_t run = {.alg = HDRING_ALG_BCAST_CHAIN, .p = nodes * ppn, .count = count, .kind = &kind_u64_sum,
+                         .cost = shm, .nodes = nodes, .ppn = ppn, .network = net, .segment = sweep[s]};
+            run_result_t res;
+            run_collective(&run, &res, false);
+            ck_assert_msg(res.ok, "chain on %d x %d: %s", nodes, ppn, res.why);
+            at_chosen = sweep[s] == chosen ? res.time : at_chosen;
+            best = 0 == s || res.time < best ? res.time : best;
+        }
+        ck_assert_msg(at_chosen <= 1.15 * n * net.beta, "chain on %d x %d: %.1f ms, n beta %.1f ms", nodes, ppn,
+                      at_chosen * 1e3, n * net.beta * 1e3);
+        ck_assert_msg(at_chosen <= 1.02 * best, "chain on %d x %d: the model's segment of %zu B gives %.2f ms, a "
+                      "sweep finds %.2f ms", nodes, ppn, 8 * chosen, at_chosen * 1e3, best * 1e3);
+    }
 }
 END_TEST
 
@@ -342,5 +385,6 @@ int main(void)
     UNIT_ADD(s, bcast_from_any_root);
     UNIT_ADD(s, model_link_bytes_match_simulator);
     UNIT_ADD(s, model_time_matches_simulator_on_grids);
+    UNIT_ADD(s, chain_bcast_near_its_bandwidth_bound);
     return unit_run(s);
 }

@@ -43,6 +43,7 @@ typedef struct mca_coll_hdring_config {
     int algorithm[MCA_COLL_HDRING_NCOLLS];         /* value of coll_hdring_<coll>_algorithm; 0 = auto */
     size_t small_bytes[MCA_COLL_HDRING_NCOLLS][2]; /* up to this: latency algorithm; 0 = where the cost model says */
     size_t large_bytes[MCA_COLL_HDRING_NCOLLS][2]; /* from this on: ring; 0 = where the cost model says */
+    size_t segment_bytes[MCA_COLL_HDRING_NCOLLS];  /* pipelined algorithms: bytes per segment; 0 = the model's */
     double model_latency_us, model_bandwidth_mbs; /* the cost model's alpha and beta within a node */
     double model_network_latency_us, model_network_bandwidth_mbs; /* ... across nodes */
     double model_network_exchange_mbs; /* ... each way while exchanging with one peer; 0: the bandwidth */
@@ -136,6 +137,8 @@ typedef struct mca_coll_hdring_choice {
     mca_coll_hdring_why_t why;
     hdring_why_t plan_why; /* with MCA_COLL_HDRING_WHY_PLAN */
     size_t lo, hi;         /* the size range (or threshold) behind the choice, for the trace */
+    size_t segment;        /* pipelined (the algorithm or a phase): bytes per segment; 0 otherwise */
+    bool segment_forced;   /* ... from coll_hdring_<coll>_segment_bytes rather than the model */
 } mca_coll_hdring_choice_t;
 
 /* What the caller knows about the call. */
@@ -150,8 +153,8 @@ typedef struct mca_coll_hdring_call {
 void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
                             const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice);
 
-/* The arguments of a chosen algorithm: its phases, where the ranks sit (nodes, near_first), and, for calls in
- * locality order (every call but a reduction that keeps operand order), rank b's block and the bcast root in that
+/* The arguments of a chosen algorithm: its phases, its segment (in bytes: pipelined algorithms run on the
+ * message's bytes), where the ranks sit (nodes, near_first), and, for calls in locality order (every call but a reduction that keeps operand order), rank b's block and the bcast root in that
  * order. `blocks` receives the block description args points to. */
 void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdring_choice_t *choice,
                           const hdring_partition_t *parts, bool ordered, hdring_blocks_t *blocks,

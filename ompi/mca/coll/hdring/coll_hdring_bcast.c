@@ -5,9 +5,9 @@
  * rank 0) or hand the call to the fallback.
  *
  * Ranks may describe the message with different (count, datatype) pairs of the same type signature, so the
- * scatter algorithms, which cut the message into pieces, work on its bytes: in place when the datatype lays
- * them out contiguously, otherwise packed into the module's scratch (the root packs before, the others unpack
- * after).
+ * scatter and pipelined algorithms, which cut the message into pieces, work on its bytes: in place when the
+ * datatype lays them out contiguously, otherwise packed into the module's scratch (the root packs before, the
+ * others unpack after).
  * Binomial sends the message whole and uses the caller's description as it is.
  */
 #include "ompi_config.h"

@@ -302,13 +302,30 @@ static const char *role_name(hdring_coll_t core, hdring_role_t role)
     return "?";
 }
 
+/* coll_hdring_<coll>_segment_bytes, for a collective with pipelined algorithms (named in `pipelined`). */
+static int register_segment_bytes(mca_coll_hdring_coll_t coll, const char *pipelined)
+{
+    const coll_params_t *cp = &coll_params[coll];
+    char name[64], help[512];
+
+    snprintf(name, sizeof(name), "%s_segment_bytes", cp->name);
+    snprintf(help, sizeof(help),
+             "Bytes per segment of the pipelined %s algorithms (%s), which pass the message on in segments so that "
+             "every link works at once. 0 (default): the size the cost model finds fastest for each message and "
+             "communicator (printed by the verbose trace)",
+             cp->mpi, pipelined);
+    mca_coll_hdring_component.config.segment_bytes[coll] = 0;
+    return register_var(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
+                        &mca_coll_hdring_component.config.segment_bytes[coll]);
+}
+
 static int register_collective(mca_coll_hdring_coll_t coll)
 {
     const coll_params_t *cp = &coll_params[coll];
     mca_coll_hdring_config_t *cfg = &mca_coll_hdring_component.config;
     static const char *const kind[2] = {"pof2", "npof2"};
     static const char *const kind_help[2] = {"a power of two", "not a power of two"};
-    char name[64], enum_name[96], help[1024], others[256] = "";
+    char name[64], enum_name[96], help[1024], others[256] = "", pipelined[128] = "";
     mca_base_var_enum_value_t values[HDRING_NALGS + 2];
     hdring_alg_t algs[HDRING_NALGS];
     mca_base_var_enum_t *algs_enum = NULL;
@@ -330,6 +347,9 @@ static int register_collective(mca_coll_hdring_coll_t coll)
         append(help, sizeof(help), ", %s (%s)", row->name, row->summary);
         if (HDRING_ROLE_OTHER == row->role) {
             append(others, sizeof(others), "%s%s", others[0] ? ", " : "", row->name);
+        }
+        if (NULL != row->segment) {
+            append(pipelined, sizeof(pipelined), "%s%s", pipelined[0] ? ", " : "", row->name);
         }
     }
     values[nalgs + 1] = (mca_base_var_enum_value_t){0, NULL};
@@ -374,7 +394,7 @@ static int register_collective(mca_coll_hdring_coll_t coll)
             return rc;
         }
     }
-    return OMPI_SUCCESS;
+    return pipelined[0] ? register_segment_bytes(coll, pipelined) : OMPI_SUCCESS;
 }
 
 static int hdring_register(void)

@@ -17,13 +17,14 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "opal/util/output.h"
 
 #include "coll_hdring.h"
 #include "hdring_cost.h"
 
-static hdring_model_t model_of(const mca_coll_hdring_module_t *m, int p, bool ordered)
+static hdring_model_t model_of(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, int p, bool ordered)
 {
     const mca_coll_hdring_config_t *cfg = &m->config;
     hdring_model_t model = {
@@ -34,6 +35,7 @@ static hdring_model_t model_of(const mca_coll_hdring_module_t *m, int p, bool or
         .network = hdring_cost_params_of(cfg->model_network_latency_us, cfg->model_network_bandwidth_mbs,
                                          cfg->model_reduce_mbs),
         .concurrent = 1,
+        .segment = (double) cfg->segment_bytes[coll],
     };
     if (cfg->model_network_exchange_mbs > 0) {
         model.network.exchange = 1.0 / (cfg->model_network_exchange_mbs * 1e6);
@@ -47,7 +49,7 @@ static void build_plan(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t
     const int kind = hdring_is_pow2(p) ? HDRING_POF2 : HDRING_NPOF2;
     const hdring_plan_input_t in = {
         .coll = mca_coll_hdring_core_coll(coll),
-        .model = model_of(m, p, ordered),
+        .model = model_of(m, coll, p, ordered),
         .small = m->config.small_bytes[coll][kind],
         .large = m->config.large_bytes[coll][kind],
     };
@@ -75,7 +77,7 @@ static void choose_forced(const mca_coll_hdring_module_t *m, const mca_coll_hdri
         choice->alg = row->inner;
         choice->why = MCA_COLL_HDRING_WHY_UNEVEN;
     } else if (HDRING_ALG_NONE != row->inner) { /* the model chooses the phases within the nodes */
-        const hdring_model_t model = model_of(m, call->comm_size, call->ordered);
+        const hdring_model_t model = model_of(m, call->coll, call->comm_size, call->ordered);
         hdring_cost_time(row->id, &model, (double) call->bytes, choice->phase);
     }
 }
@@ -106,6 +108,31 @@ static void choose(mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *ca
     choice->hi = seg->upto;
 }
 
+/* Whether the algorithm, or one of a hierarchical algorithm's phases, is pipelined. */
+static bool pipelined(const mca_coll_hdring_choice_t *choice)
+{
+    bool any = NULL != hdring_algorithm(choice->alg)->segment;
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        any |= HDRING_ALG_NONE != choice->phase[k] && NULL != hdring_algorithm(choice->phase[k])->segment;
+    }
+    return any;
+}
+
+/* The segment size of a pipelined choice: coll_hdring_<coll>_segment_bytes, or the model's for this size (the
+ * model returns the first when it is set). */
+static void choose_segment(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *call,
+                           mca_coll_hdring_choice_t *choice)
+{
+    choice->segment = 0;
+    choice->segment_forced = false;
+    if (choice->fallback || !pipelined(choice)) {
+        return;
+    }
+    choice->segment_forced = 0 != m->config.segment_bytes[call->coll];
+    const hdring_model_t model = model_of(m, call->coll, call->comm_size, call->ordered);
+    choice->segment = (size_t) hdring_cost_segment(choice->alg, &model, (double) call->bytes, choice->phase);
+}
+
 /* "; phases rhd, ring, ring" for a hierarchical algorithm, "" otherwise. */
 static void describe_phases(const mca_coll_hdring_choice_t *choice, char *out, size_t len)
 {
@@ -125,7 +152,7 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
     const char *coll = mca_coll_hdring_coll_name(call->coll);
     const char *kind = hdring_is_pow2(call->comm_size) ? "pof2" : "npof2";
     const char *order = call->ordered ? "; op not commutative: rank order, no ring" : "";
-    char reason[256], upto[32], where[80] = "", phases[160];
+    char reason[384], upto[32], where[80] = "", phases[224];
 
     if (SIZE_MAX == choice->hi) {
         snprintf(upto, sizeof(upto), "up");
@@ -138,6 +165,15 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
         snprintf(where, sizeof(where), " across %s", shape);
     }
     describe_phases(choice, phases, sizeof(phases));
+    if (0 != choice->segment) {
+        const size_t used = strlen(phases);
+        if (choice->segment_forced) {
+            snprintf(phases + used, sizeof(phases) - used, "; segments of %zu B by coll_hdring_%s_segment_bytes",
+                     choice->segment, coll);
+        } else {
+            snprintf(phases + used, sizeof(phases) - used, "; segments of %zu B by the cost model", choice->segment);
+        }
+    }
     switch (choice->why) {
     case MCA_COLL_HDRING_WHY_FORCED:
         snprintf(reason, sizeof(reason), "forced by coll_hdring_%s_algorithm%s", coll, phases);
@@ -173,6 +209,7 @@ void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicato
                             const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice)
 {
     choose(m, call, choice);
+    choose_segment(m, call, choice);
     if (m->config.verbose >= 1 && 0 == ompi_comm_rank(comm)) {
         trace(m, call, choice);
     }
@@ -192,6 +229,7 @@ void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdri
     args->nodes = m->topo.shape.nodes;
     args->ppn = m->topo.shape.ppn;
     args->root = renumbered ? m->topo.vrank_of[args->root] : args->root;
+    args->segment = choice->segment;
     for (int k = 0; k < HDRING_NPHASES; ++k) {
         args->phase[k] = choice->phase[k];
     }

@@ -506,6 +506,22 @@ static int from_root(const hdring_xport_t *x, const hdring_args_t *a, hdring_alg
     return bcast_scatter_allgather(&rotated, allgather, a->count);
 }
 
+/*
+ * Pipelined chain broadcast: the message in segments of a->segment elements (the model's choice, see
+ * hdring_segment_bcast_chain) passes down the ranks from the root, root+1, ..., wrapping around; ranks in
+ * locality order, so the chain crosses each node's link once. Any p, count and segment.
+ * Cost with k segments of s = n/k: (p - 2 + k)(alpha + s beta) = n beta + (p - 2) s beta + (p - 2 + k) alpha,
+ * least near k = sqrt((p - 2) n beta / alpha): bandwidth n beta, where scatter + allgather moves 2 (p-1)/p n.
+ * Trace p = 5, root 3, three segments: the chain is 3 4 0 1 2; step 0: 3 -> 4 segment 0; step 1: 3 -> 4 seg 1,
+ *   4 -> 0 seg 0; ... step 5: 1 -> 2 segment 2 (p - 2 + k = 6 steps).
+ */
+int hdring_run_bcast_chain(const hdring_xport_t *x, const hdring_args_t *a)
+{
+    hdring_view_t v;
+    const hdring_xport_t rotated = hdring_view(x, &v, 0, 1, x->size, a->root);
+    return hdring_chain_bcast(&rotated, hdring_at(HDRING_BUF_OUT, 0), a->count, a->segment);
+}
+
 /* Binomial tree. Cost: L (alpha + n beta). For small messages. */
 int hdring_run_bcast_binomial(const hdring_xport_t *x, const hdring_args_t *a)
 {
@@ -525,6 +541,7 @@ int hdring_run_bcast_scatter_ring(const hdring_xport_t *x, const hdring_args_t *
 NO_SCRATCH(bcast_binomial)
 NO_SCRATCH(bcast_scatter_rhd)
 NO_SCRATCH(bcast_scatter_ring)
+NO_SCRATCH(bcast_chain)
 
 /* ---------------------------------------------------------------- dispatch */
 

@@ -24,7 +24,7 @@
  *   allgather       on entry OUT holds this rank's block at its offset in a->blocks; on return every block.
  *   bcast           a->count elements in OUT, from algorithm rank 0.
  */
-#define HDRING_ALG_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SUMMARY)                                     \
+#define HDRING_ALG_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SEGMENT, SUMMARY)                                \
     int hdring_run_##STEM(const hdring_xport_t *x, const hdring_args_t *a);                                         \
     hdring_scratch_t hdring_scratch_##STEM(int p, const hdring_args_t *a);
 HDRING_ALGORITHM_TABLE(HDRING_ALG_DECLARE)

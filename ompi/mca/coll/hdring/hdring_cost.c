@@ -3,6 +3,7 @@
  * L = ceil(log2 p), B = n/p. */
 #include "hdring_cost.h"
 
+#include <math.h>
 #include <stdint.h>
 
 #include "hdring_pattern.h"
@@ -443,6 +444,73 @@ double hdring_cost_bcast_scatter_rhd(hdring_alg_t self, const hdring_model_t *m,
     return tree_time(m, n, true) + allgather_rhd_time(m, n, HDRING_RHD_DISTANCE_HALVING, false);
 }
 
+/* ---- pipelines ----
+ * A chain of p ranks in locality order from the root: p-1 links, one per node boundary across nodes when ranks
+ * are grouped by node (with the root first on its node), every one otherwise. A segment of s bytes takes
+ * t_e = alpha_e + s beta_e on link e; a rank passes one segment on while it receives the next, so segments leave
+ * the chain at the pace of its slowest link: k segments take sum_e t_e + (k - 1) max_e t_e, the last one counted
+ * whole (exact when s divides n). */
+typedef struct chain {
+    link_t local, net;
+    int nlocal, nnet; /* links of each kind */
+} chain_t;
+
+static chain_t chain_links(const hdring_model_t *m)
+{
+    chain_t c = {local_link(m), link_ring(m), m->p - 1, 0};
+    if (m->shape.nodes > 1) {
+        c.nnet = grouped(m) ? m->shape.nodes - 1 : m->p - 1;
+        c.nlocal = m->p - 1 - c.nnet;
+    }
+    return c;
+}
+
+static double chain_time(const chain_t *c, double n, double segment)
+{
+    if (n <= 0) {
+        return 0;
+    }
+    const double k = segment > 0 && segment < n ? ceil(n / segment) : 1, s = n / k > segment ? segment : n / k;
+    const double t_local = c->nlocal > 0 ? transfer(c->local, s) : 0, t_net = c->nnet > 0 ? transfer(c->net, s) : 0;
+    return c->nlocal * t_local + c->nnet * t_net + (k - 1) * max2(t_local, t_net);
+}
+
+/* m->segment, or the segment size of the number of segments k minimising the chain's time: with the slowest link's alpha_m and beta_m and the links'
+ * betas summing to B, the time is const + k alpha_m + n (B - beta_m) / k, least at k = sqrt(n (B - beta_m) /
+ * alpha_m). Either kind of link may be the slowest: both candidates (and one segment) are tried, whole bytes. */
+double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
+{
+    if (m->segment > 0) {
+        return m->segment;
+    }
+    const chain_t c = chain_links(m);
+    const link_t *kinds[2] = {&c.local, &c.net};
+    const double sum_beta = c.nlocal * c.local.beta + c.nnet * c.net.beta;
+    double best = n, best_time = chain_time(&c, n, n);
+
+    for (int i = 0; i < 2; ++i) {
+        if (kinds[i]->alpha <= 0 || sum_beta <= kinds[i]->beta) {
+            continue;
+        }
+        const double k = floor(sqrt(n * (sum_beta - kinds[i]->beta) / kinds[i]->alpha));
+        for (double kk = k; kk <= k + 1; ++kk) {
+            const double segment = kk >= 1 ? ceil(n / kk) : n, t = chain_time(&c, n, segment);
+            if (hdring_cost_faster(t, best_time)) {
+                best = segment;
+                best_time = t;
+            }
+        }
+    }
+    return n > 0 ? best : 0;
+}
+
+double hdring_cost_bcast_chain(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    (void) self, (void) phase;
+    const chain_t c = chain_links(m);
+    return chain_time(&c, n, hdring_segment_bcast_chain(m, n));
+}
+
 /* ---- hierarchical ---- */
 
 /* The sub-models of a grid of N nodes x L ranks: one node (L ranks, local links) and one index group (N ranks,
@@ -550,7 +618,7 @@ hdring_cost_params_t hdring_cost_params_of(double latency_us, double bandwidth_m
 
 hdring_model_t hdring_model_single(int p, bool ordered, const hdring_cost_params_t *c)
 {
-    hdring_model_t m = {p, ordered, hdring_shape_single(p), 1, *c, *c};
+    hdring_model_t m = {p, ordered, hdring_shape_single(p), 1, *c, *c, 0};
     return m;
 }
 
@@ -563,6 +631,29 @@ double hdring_cost_time(hdring_alg_t alg, const hdring_model_t *m, double n, hdr
     }
     const double t = row->cost(alg, m, n, NULL == phase ? unused : phase); /* also chooses a hierarchy's phases */
     return m->p <= 1 ? 0 : t;
+}
+
+double hdring_cost_segment(hdring_alg_t alg, const hdring_model_t *m, double n, const hdring_alg_t *phase)
+{
+    const hdring_algorithm_t *row = hdring_algorithm(alg);
+    if (NULL == row) {
+        return 0;
+    }
+    if (NULL != row->segment) {
+        return row->segment(m, n);
+    }
+    if (HDRING_COLL_BCAST == row->coll && HDRING_ALG_NONE != row->inner) {
+        const hdring_model_t node = node_model(m), across = index_model(m, 1);
+        const hdring_algorithm_t *last = hdring_algorithm(phase[HDRING_PHASE_INTRA_LAST]);
+        const hdring_algorithm_t *inter = hdring_algorithm(phase[HDRING_PHASE_INTER]);
+        if (NULL != last && NULL != last->segment) {
+            return last->segment(&node, n);
+        }
+        if (NULL != inter && NULL != inter->segment) {
+            return inter->segment(&across, n);
+        }
+    }
+    return 0;
 }
 
 /* ---- volumes ---- */

@@ -54,10 +54,19 @@ static inline bool hdring_cost_faster(double t, double than) { return t < than *
  * The registry's cost column. */
 double hdring_cost_time(hdring_alg_t alg, const hdring_model_t *m, double n, hdring_alg_t *phase);
 
-#define HDRING_COST_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SUMMARY)                                    \
-    double hdring_cost_##STEM(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase);
+/* The segment size in bytes of a pipelined algorithm, or of the pipelined phase of a hierarchical one (phase: the
+ * phases hdring_cost_time chose; at most one is pipelined), for a message of n bytes; 0 when none pipelines. */
+double hdring_cost_segment(hdring_alg_t alg, const hdring_model_t *m, double n, const hdring_alg_t *phase);
+
+#define HDRING_SEGMENT_DECLARE_WHOLE(STEM)
+#define HDRING_SEGMENT_DECLARE_PIPELINED(STEM) double hdring_segment_##STEM(const hdring_model_t *m, double n);
+#define HDRING_COST_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SEGMENT, SUMMARY)                        \
+    double hdring_cost_##STEM(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase);             \
+    HDRING_SEGMENT_DECLARE_##SEGMENT(STEM)
 HDRING_ALGORITHM_TABLE(HDRING_COST_DECLARE)
 #undef HDRING_COST_DECLARE
+#undef HDRING_SEGMENT_DECLARE_WHOLE
+#undef HDRING_SEGMENT_DECLARE_PIPELINED
 
 /* Bytes one rank sends, receives and reduces, for the cases listed above; negative where not modelled. */
 typedef struct hdring_volume {

@@ -189,4 +189,16 @@ int hdring_binomial_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count
  * 2-3 to 2, block 1 to 1; 2 sends block 3 to 3. */
 int hdring_binomial_scatter(const hdring_xport_t *x, const hdring_partition_t *blocks, hdring_buf_t acc);
 
+/* ---- pipelines (root = algorithm rank 0) ---- */
+
+/*
+ * Pipelined chain broadcast of count elements at `at`, in segments of `segment` elements (0: one segment): rank r
+ * receives segment t from r-1 while it passes segment t-1 on to r+1, one exchange per step. Segment t reaches
+ * rank r at step t + r - 1; every link carries a segment at every step once the pipeline is full.
+ * No scratch. Cost with k segments of s = n/k bytes: (p - 2 + k)(alpha + s beta).
+ * Trace p = 3, two segments: step 0: 0 -> 1 segment 0; step 1: 0 -> 1 segment 1 while 1 -> 2 segment 0;
+ *   step 2: 1 -> 2 segment 1.
+ */
+int hdring_chain_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count, size_t segment);
+
 #endif

@@ -20,6 +20,8 @@
  *            hdring_cost_<STEM> (hdring_cost.c)
  *   INNER    NONE for a flat algorithm; for a hierarchical one (names hier_*), the flat algorithm it runs across
  *            nodes (the phases within nodes are the model's choice)
+ *   SEGMENT  WHOLE when it moves its blocks whole; PIPELINED when it cuts the message into segments that follow
+ *            each other through the ranks, the model choosing their size with hdring_segment_<STEM> (hdring_cost.c)
  *   SUMMARY  one line for ompi_info
  * Within a collective, rows are in the order the model lists them; a tie in predicted time goes to the
  * earlier row.
@@ -35,59 +37,62 @@
 #include "hdring_transport.h"
 
 #define HDRING_ALGORITHM_TABLE(X)                                                                                     \
-    X(ALLREDUCE_RECURSIVE_DOUBLING, ALLREDUCE, "recursive_doubling", 4, KEEPS_ORDER, LATENCY,                        \
-      allreduce_recursive_doubling, NONE,                                                                          \
-      "whole vector exchanged log2(p) times: latency-optimal, for small vectors")                                  \
-    X(ALLREDUCE_RHD, ALLREDUCE, "rhd", 2, KEEPS_ORDER, OTHER, allreduce_rhd, NONE,                                   \
-      "recursive halving-doubling (Rabenseifner); sizes that are not a power of two fold first")                   \
-    X(ALLREDUCE_BINARY_BLOCKS, ALLREDUCE, "binary_blocks", 3, KEEPS_ORDER, OTHER, allreduce_binary_blocks, NONE,     \
-      "p split into power-of-two blocks that halve and double within themselves; no rank folded away")             \
-    X(ALLREDUCE_RING, ALLREDUCE, "ring", 1, ANY_ORDER, BANDWIDTH, allreduce_ring, NONE,                              \
-      "bandwidth-optimal for any p, latency linear in p; commutative operations only")                             \
-    X(ALLREDUCE_HIER_RECURSIVE_DOUBLING, ALLREDUCE, "hier_recursive_doubling", 8, ANY_ORDER, OTHER, allreduce_hier,  \
-      ALLREDUCE_RECURSIVE_DOUBLING, HIER_ALLREDUCE_SUMMARY "recursive_doubling across nodes")                      \
-    X(ALLREDUCE_HIER_RHD, ALLREDUCE, "hier_rhd", 6, ANY_ORDER, OTHER, allreduce_hier, ALLREDUCE_RHD,                 \
-      HIER_ALLREDUCE_SUMMARY "rhd across nodes")                                                                   \
-    X(ALLREDUCE_HIER_BINARY_BLOCKS, ALLREDUCE, "hier_binary_blocks", 7, ANY_ORDER, OTHER, allreduce_hier,            \
-      ALLREDUCE_BINARY_BLOCKS, HIER_ALLREDUCE_SUMMARY "binary_blocks across nodes")                                \
-    X(ALLREDUCE_HIER_RING, ALLREDUCE, "hier_ring", 5, ANY_ORDER, OTHER, allreduce_hier, ALLREDUCE_RING,              \
-      HIER_ALLREDUCE_SUMMARY "ring across nodes")                                                                  \
-    X(REDUCE_SCATTER_RHD, REDUCE_SCATTER, "rhd", 2, KEEPS_ORDER, LATENCY, reduce_scatter_rhd, NONE,                  \
-      "recursive halving; sizes that are not a power of two fold first")                                           \
-    X(REDUCE_SCATTER_BINARY_BLOCKS, REDUCE_SCATTER, "binary_blocks", 3, KEEPS_ORDER, OTHER,                          \
-      reduce_scatter_binary_blocks, NONE, "p split into power-of-two blocks that halve within themselves")         \
-    X(REDUCE_SCATTER_RING, REDUCE_SCATTER, "ring", 1, ANY_ORDER, BANDWIDTH, reduce_scatter_ring, NONE,               \
-      "bandwidth-optimal for any p, latency linear in p; commutative operations only")                             \
-    X(REDUCE_SCATTER_HIER_RHD, REDUCE_SCATTER, "hier_rhd", 5, ANY_ORDER, OTHER, reduce_scatter_hier,                 \
-      REDUCE_SCATTER_RHD, HIER_REDUCE_SCATTER_SUMMARY "rhd across nodes")                                          \
-    X(REDUCE_SCATTER_HIER_BINARY_BLOCKS, REDUCE_SCATTER, "hier_binary_blocks", 6, ANY_ORDER, OTHER,                  \
-      reduce_scatter_hier, REDUCE_SCATTER_BINARY_BLOCKS, HIER_REDUCE_SCATTER_SUMMARY "binary_blocks across nodes") \
-    X(REDUCE_SCATTER_HIER_RING, REDUCE_SCATTER, "hier_ring", 4, ANY_ORDER, OTHER, reduce_scatter_hier,               \
-      REDUCE_SCATTER_RING, HIER_REDUCE_SCATTER_SUMMARY "ring across nodes")                                        \
-    X(ALLGATHER_RHD, ALLGATHER, "rhd", 2, KEEPS_ORDER, LATENCY, allgather_rhd, NONE,                                 \
-      "recursive doubling; sizes that are not a power of two fold")                                                \
-    X(ALLGATHER_BINARY_BLOCKS, ALLGATHER, "binary_blocks", 3, KEEPS_ORDER, OTHER, allgather_binary_blocks, NONE,     \
-      "p split into power-of-two blocks that double within themselves")                                            \
-    X(ALLGATHER_RING, ALLGATHER, "ring", 1, KEEPS_ORDER, BANDWIDTH, allgather_ring, NONE,                            \
-      "bandwidth-optimal, latency linear in p")                                                                    \
-    X(ALLGATHER_HIER_RHD, ALLGATHER, "hier_rhd", 5, KEEPS_ORDER, OTHER, allgather_hier, ALLGATHER_RHD,               \
-      HIER_ALLGATHER_SUMMARY "rhd across nodes")                                                                   \
-    X(ALLGATHER_HIER_BINARY_BLOCKS, ALLGATHER, "hier_binary_blocks", 6, KEEPS_ORDER, OTHER, allgather_hier,          \
-      ALLGATHER_BINARY_BLOCKS, HIER_ALLGATHER_SUMMARY "binary_blocks across nodes")                                \
-    X(ALLGATHER_HIER_RING, ALLGATHER, "hier_ring", 4, KEEPS_ORDER, OTHER, allgather_hier, ALLGATHER_RING,            \
-      HIER_ALLGATHER_SUMMARY "ring across nodes")                                                                  \
-    X(BCAST_BINOMIAL, BCAST, "binomial", 1, KEEPS_ORDER, LATENCY, bcast_binomial, NONE,                              \
-      "binomial tree of the whole message, for small messages")                                                    \
-    X(BCAST_SCATTER_RHD, BCAST, "scatter_rhd", 2, KEEPS_ORDER, OTHER, bcast_scatter_rhd, NONE,                       \
-      "binomial scatter + recursive-doubling allgather")                                                           \
-    X(BCAST_SCATTER_RING, BCAST, "scatter_ring", 3, KEEPS_ORDER, BANDWIDTH, bcast_scatter_ring, NONE,                \
-      "binomial scatter + ring allgather")                                                                         \
-    X(BCAST_HIER_BINOMIAL, BCAST, "hier_binomial", 4, KEEPS_ORDER, OTHER, bcast_hier, BCAST_BINOMIAL,                \
-      HIER_BCAST_SUMMARY "binomial among them")                                                                    \
-    X(BCAST_HIER_SCATTER_RHD, BCAST, "hier_scatter_rhd", 5, KEEPS_ORDER, OTHER, bcast_hier, BCAST_SCATTER_RHD,       \
-      HIER_BCAST_SUMMARY "scatter_rhd among them")                                                                 \
-    X(BCAST_HIER_SCATTER_RING, BCAST, "hier_scatter_ring", 6, KEEPS_ORDER, OTHER, bcast_hier, BCAST_SCATTER_RING,    \
-      HIER_BCAST_SUMMARY "scatter_ring among them")
+    X(ALLREDUCE_RECURSIVE_DOUBLING, ALLREDUCE, "recursive_doubling", 4, KEEPS_ORDER, LATENCY,                         \
+      allreduce_recursive_doubling, NONE, WHOLE,                                                                      \
+      "whole vector exchanged log2(p) times: latency-optimal, for small vectors")                                     \
+    X(ALLREDUCE_RHD, ALLREDUCE, "rhd", 2, KEEPS_ORDER, OTHER, allreduce_rhd, NONE, WHOLE,                             \
+      "recursive halving-doubling (Rabenseifner); sizes that are not a power of two fold first")                      \
+    X(ALLREDUCE_BINARY_BLOCKS, ALLREDUCE, "binary_blocks", 3, KEEPS_ORDER, OTHER, allreduce_binary_blocks, NONE,      \
+      WHOLE, "p split into power-of-two blocks that halve and double within themselves; no rank folded away")         \
+    X(ALLREDUCE_RING, ALLREDUCE, "ring", 1, ANY_ORDER, BANDWIDTH, allreduce_ring, NONE, WHOLE,                        \
+      "bandwidth-optimal for any p, latency linear in p; commutative operations only")                                \
+    X(ALLREDUCE_HIER_RECURSIVE_DOUBLING, ALLREDUCE, "hier_recursive_doubling", 8, ANY_ORDER, OTHER, allreduce_hier,   \
+      ALLREDUCE_RECURSIVE_DOUBLING, WHOLE, HIER_ALLREDUCE_SUMMARY "recursive_doubling across nodes")                  \
+    X(ALLREDUCE_HIER_RHD, ALLREDUCE, "hier_rhd", 6, ANY_ORDER, OTHER, allreduce_hier, ALLREDUCE_RHD, WHOLE,           \
+      HIER_ALLREDUCE_SUMMARY "rhd across nodes")                                                                      \
+    X(ALLREDUCE_HIER_BINARY_BLOCKS, ALLREDUCE, "hier_binary_blocks", 7, ANY_ORDER, OTHER, allreduce_hier,             \
+      ALLREDUCE_BINARY_BLOCKS, WHOLE, HIER_ALLREDUCE_SUMMARY "binary_blocks across nodes")                            \
+    X(ALLREDUCE_HIER_RING, ALLREDUCE, "hier_ring", 5, ANY_ORDER, OTHER, allreduce_hier, ALLREDUCE_RING, WHOLE,        \
+      HIER_ALLREDUCE_SUMMARY "ring across nodes")                                                                     \
+    X(REDUCE_SCATTER_RHD, REDUCE_SCATTER, "rhd", 2, KEEPS_ORDER, LATENCY, reduce_scatter_rhd, NONE, WHOLE,            \
+      "recursive halving; sizes that are not a power of two fold first")                                              \
+    X(REDUCE_SCATTER_BINARY_BLOCKS, REDUCE_SCATTER, "binary_blocks", 3, KEEPS_ORDER, OTHER,                           \
+      reduce_scatter_binary_blocks, NONE, WHOLE, "p split into power-of-two blocks that halve within themselves")     \
+    X(REDUCE_SCATTER_RING, REDUCE_SCATTER, "ring", 1, ANY_ORDER, BANDWIDTH, reduce_scatter_ring, NONE, WHOLE,         \
+      "bandwidth-optimal for any p, latency linear in p; commutative operations only")                                \
+    X(REDUCE_SCATTER_HIER_RHD, REDUCE_SCATTER, "hier_rhd", 5, ANY_ORDER, OTHER, reduce_scatter_hier,                  \
+      REDUCE_SCATTER_RHD, WHOLE, HIER_REDUCE_SCATTER_SUMMARY "rhd across nodes")                                      \
+    X(REDUCE_SCATTER_HIER_BINARY_BLOCKS, REDUCE_SCATTER, "hier_binary_blocks", 6, ANY_ORDER, OTHER,                   \
+      reduce_scatter_hier, REDUCE_SCATTER_BINARY_BLOCKS, WHOLE,                                                       \
+      HIER_REDUCE_SCATTER_SUMMARY "binary_blocks across nodes")                                                       \
+    X(REDUCE_SCATTER_HIER_RING, REDUCE_SCATTER, "hier_ring", 4, ANY_ORDER, OTHER, reduce_scatter_hier,                \
+      REDUCE_SCATTER_RING, WHOLE, HIER_REDUCE_SCATTER_SUMMARY "ring across nodes")                                    \
+    X(ALLGATHER_RHD, ALLGATHER, "rhd", 2, KEEPS_ORDER, LATENCY, allgather_rhd, NONE, WHOLE,                           \
+      "recursive doubling; sizes that are not a power of two fold")                                                   \
+    X(ALLGATHER_BINARY_BLOCKS, ALLGATHER, "binary_blocks", 3, KEEPS_ORDER, OTHER, allgather_binary_blocks, NONE,      \
+      WHOLE, "p split into power-of-two blocks that double within themselves")                                        \
+    X(ALLGATHER_RING, ALLGATHER, "ring", 1, KEEPS_ORDER, BANDWIDTH, allgather_ring, NONE, WHOLE,                      \
+      "bandwidth-optimal, latency linear in p")                                                                       \
+    X(ALLGATHER_HIER_RHD, ALLGATHER, "hier_rhd", 5, KEEPS_ORDER, OTHER, allgather_hier, ALLGATHER_RHD, WHOLE,         \
+      HIER_ALLGATHER_SUMMARY "rhd across nodes")                                                                      \
+    X(ALLGATHER_HIER_BINARY_BLOCKS, ALLGATHER, "hier_binary_blocks", 6, KEEPS_ORDER, OTHER, allgather_hier,           \
+      ALLGATHER_BINARY_BLOCKS, WHOLE, HIER_ALLGATHER_SUMMARY "binary_blocks across nodes")                            \
+    X(ALLGATHER_HIER_RING, ALLGATHER, "hier_ring", 4, KEEPS_ORDER, OTHER, allgather_hier, ALLGATHER_RING, WHOLE,      \
+      HIER_ALLGATHER_SUMMARY "ring across nodes")                                                                     \
+    X(BCAST_BINOMIAL, BCAST, "binomial", 1, KEEPS_ORDER, LATENCY, bcast_binomial, NONE, WHOLE,                        \
+      "binomial tree of the whole message, for small messages")                                                       \
+    X(BCAST_SCATTER_RHD, BCAST, "scatter_rhd", 2, KEEPS_ORDER, OTHER, bcast_scatter_rhd, NONE, WHOLE,                 \
+      "binomial scatter + recursive-doubling allgather")                                                              \
+    X(BCAST_SCATTER_RING, BCAST, "scatter_ring", 3, KEEPS_ORDER, OTHER, bcast_scatter_ring, NONE, WHOLE,              \
+      "binomial scatter + ring allgather")                                                                            \
+    X(BCAST_CHAIN, BCAST, "chain", 7, KEEPS_ORDER, BANDWIDTH, bcast_chain, NONE, PIPELINED,                           \
+      "pipelined chain: segments of the message pass down all ranks in locality order, every link busy at once")      \
+    X(BCAST_HIER_BINOMIAL, BCAST, "hier_binomial", 4, KEEPS_ORDER, OTHER, bcast_hier, BCAST_BINOMIAL, WHOLE,          \
+      HIER_BCAST_SUMMARY "binomial among them")                                                                       \
+    X(BCAST_HIER_SCATTER_RHD, BCAST, "hier_scatter_rhd", 5, KEEPS_ORDER, OTHER, bcast_hier, BCAST_SCATTER_RHD,        \
+      WHOLE, HIER_BCAST_SUMMARY "scatter_rhd among them")                                                             \
+    X(BCAST_HIER_SCATTER_RING, BCAST, "hier_scatter_ring", 6, KEEPS_ORDER, OTHER, bcast_hier, BCAST_SCATTER_RING,     \
+      WHOLE, HIER_BCAST_SUMMARY "scatter_ring among them")
 
 /* The hierarchical algorithms (hdring_hier.c) run flat algorithms on the ranks of each node and on the ranks with
  * the same index on every node; commutative operations only; nodes of equal size. */
@@ -105,7 +110,7 @@ typedef enum hdring_coll {
     HDRING_NCOLLS
 } hdring_coll_t;
 
-#define HDRING_ALG_ID(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SUMMARY) HDRING_ALG_##ID,
+#define HDRING_ALG_ID(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SEGMENT, SUMMARY) HDRING_ALG_##ID,
 typedef enum hdring_alg { HDRING_ALGORITHM_TABLE(HDRING_ALG_ID) HDRING_NALGS } hdring_alg_t;
 #undef HDRING_ALG_ID
 #define HDRING_ALG_NONE HDRING_NALGS /* no algorithm */
@@ -123,6 +128,8 @@ typedef struct hdring_args {
     int root;                      /* bcast: the algorithm rank holding the message */
     bool near_first;               /* ranks in locality order on several nodes of several ranks: schedules that can
                                       choose put their largest exchanges between neighbouring ranks */
+    size_t segment;                /* pipelined (bcast chain, or a hierarchy's pipelined phase): elements per segment;
+                                      0 sends the message as one */
     int nodes, ppn;                /* hierarchical: node j holds ranks j ppn .. j ppn + ppn - 1 */
     hdring_alg_t phase[HDRING_NPHASES]; /* hierarchical: the flat algorithm of each phase */
 } hdring_args_t;
@@ -147,6 +154,7 @@ typedef struct hdring_model {
     int concurrent;       /* copies of the collective running at once on each node, sharing its link (1) */
     hdring_cost_params_t local;   /* between the ranks of one node; gamma: the reduction */
     hdring_cost_params_t network; /* between nodes, per direction of a node's link; gamma unused */
+    double segment;               /* pipelined algorithms: bytes per segment; 0: the fastest the model finds */
 } hdring_model_t;
 
 typedef struct hdring_algorithm {
@@ -157,6 +165,9 @@ typedef struct hdring_algorithm {
     bool keeps_order;
     hdring_role_t role;
     hdring_alg_t inner; /* hierarchical: its algorithm across nodes; HDRING_ALG_NONE for a flat one */
+    /* Pipelined: the segment size in bytes the model chooses for a message of n bytes (m->segment when set);
+     * NULL when it moves its blocks whole. */
+    double (*segment)(const hdring_model_t *m, double n);
     const char *summary;
     /* Runs it on the calling rank (hdring_algorithms.h). */
     int (*run)(const hdring_xport_t *x, const hdring_args_t *a);
