@@ -176,7 +176,15 @@ static void table(hdring_coll_t coll, int p, const options_t *o)
                 printf(" %*s", width, "-");
             }
         }
-        printf("  %s\n", hdring_alg_name(algs[winner(algs, nalgs, &m, o->bytes[i])]));
+        const hdring_alg_t best = algs[winner(algs, nalgs, &m, o->bytes[i])];
+        hdring_alg_t phase[HDRING_NPHASES];
+        hdring_cost_time(best, &m, o->bytes[i], phase);
+        const double segment = hdring_cost_segment(best, &m, o->bytes[i], phase);
+        if (segment > 0) {
+            printf("  %s in segments of %.0f B\n", hdring_alg_name(best), segment);
+        } else {
+            printf("  %s\n", hdring_alg_name(best));
+        }
     }
     printf("\n");
 }
