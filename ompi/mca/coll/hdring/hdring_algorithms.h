@@ -22,7 +22,8 @@
  *                   receives its block at offset 0 (OUT may be IN, as with MPI_IN_PLACE). a->ordered: keep
  *                   operand order (rhd and binary_blocks then use distance doubling).
  *   allgather       on entry OUT holds this rank's block at its offset in a->blocks; on return every block.
- *   bcast           a->count elements in OUT, from algorithm rank 0.
+ *   bcast           a->count elements in OUT, from algorithm rank a->root; a pipelined one in segments of
+ *                   a->segment elements.
  */
 #define HDRING_ALG_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SEGMENT, SUMMARY)                                \
     int hdring_run_##STEM(const hdring_xport_t *x, const hdring_args_t *a);                                         \
