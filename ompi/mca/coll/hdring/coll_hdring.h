@@ -138,7 +138,6 @@ typedef struct mca_coll_hdring_choice {
     hdring_why_t plan_why; /* with MCA_COLL_HDRING_WHY_PLAN */
     size_t lo, hi;         /* the size range (or threshold) behind the choice, for the trace */
     size_t segment;        /* pipelined (the algorithm or a phase): bytes per segment; 0 otherwise */
-    bool segment_forced;   /* ... from coll_hdring_<coll>_segment_bytes rather than the model */
 } mca_coll_hdring_choice_t;
 
 /* What the caller knows about the call. */
@@ -154,8 +153,9 @@ void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicato
                             const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice);
 
 /* The arguments of a chosen algorithm: its phases, its segment (in bytes: pipelined algorithms run on the
- * message's bytes), where the ranks sit (nodes, near_first), and, for calls in locality order (every call but a reduction that keeps operand order), rank b's block and the bcast root in that
- * order. `blocks` receives the block description args points to. */
+ * message's bytes), where the ranks sit (nodes, near_first), and, for calls in locality order (every call but a
+ * reduction that keeps operand order), rank b's block and the bcast root in that order. `blocks` receives the
+ * block description args points to. */
 void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdring_choice_t *choice,
                           const hdring_partition_t *parts, bool ordered, hdring_blocks_t *blocks,
                           hdring_args_t *args); /* args->count set by the caller, args->root a communicator rank */

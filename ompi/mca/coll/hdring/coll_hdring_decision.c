@@ -124,11 +124,9 @@ static void choose_segment(const mca_coll_hdring_module_t *m, const mca_coll_hdr
                            mca_coll_hdring_choice_t *choice)
 {
     choice->segment = 0;
-    choice->segment_forced = false;
     if (choice->fallback || !pipelined(choice)) {
         return;
     }
-    choice->segment_forced = 0 != m->config.segment_bytes[call->coll];
     const hdring_model_t model = model_of(m, call->coll, call->comm_size, call->ordered);
     choice->segment = (size_t) hdring_cost_segment(choice->alg, &model, (double) call->bytes, choice->phase);
 }
@@ -152,7 +150,7 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
     const char *coll = mca_coll_hdring_coll_name(call->coll);
     const char *kind = hdring_is_pow2(call->comm_size) ? "pof2" : "npof2";
     const char *order = call->ordered ? "; op not commutative: rank order, no ring" : "";
-    char reason[384], upto[32], where[80] = "", phases[224];
+    char reason[384], upto[32], where[80] = "", details[224];
 
     if (SIZE_MAX == choice->hi) {
         snprintf(upto, sizeof(upto), "up");
@@ -164,19 +162,20 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
         hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
         snprintf(where, sizeof(where), " across %s", shape);
     }
-    describe_phases(choice, phases, sizeof(phases));
+    describe_phases(choice, details, sizeof(details));
     if (0 != choice->segment) {
-        const size_t used = strlen(phases);
-        if (choice->segment_forced) {
-            snprintf(phases + used, sizeof(phases) - used, "; segments of %zu B by coll_hdring_%s_segment_bytes",
+        const size_t used = strlen(details);
+        if (0 != m->config.segment_bytes[call->coll]) {
+            snprintf(details + used, sizeof(details) - used, "; segments of %zu B by coll_hdring_%s_segment_bytes",
                      choice->segment, coll);
         } else {
-            snprintf(phases + used, sizeof(phases) - used, "; segments of %zu B by the cost model", choice->segment);
+            snprintf(details + used, sizeof(details) - used, "; segments of %zu B by the cost model",
+                     choice->segment);
         }
     }
     switch (choice->why) {
     case MCA_COLL_HDRING_WHY_FORCED:
-        snprintf(reason, sizeof(reason), "forced by coll_hdring_%s_algorithm%s", coll, phases);
+        snprintf(reason, sizeof(reason), "forced by coll_hdring_%s_algorithm%s", coll, details);
         break;
     case MCA_COLL_HDRING_WHY_UNORDERED:
         snprintf(reason, sizeof(reason),
@@ -197,7 +196,7 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
                      choice->lo);
         } else {
             snprintf(reason, sizeof(reason), "auto: cost model's fastest for p=%d%s from %zu B %s%s%s",
-                     call->comm_size, where, choice->lo, upto, phases, order);
+                     call->comm_size, where, choice->lo, upto, details, order);
         }
         break;
     }

@@ -25,8 +25,8 @@
  *   bcast           a->count elements in OUT, from algorithm rank a->root; a pipelined one in segments of
  *                   a->segment elements.
  */
-#define HDRING_ALG_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SEGMENT, SUMMARY)                                \
-    int hdring_run_##STEM(const hdring_xport_t *x, const hdring_args_t *a);                                         \
+#define HDRING_ALG_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SEGMENT, SUMMARY)                         \
+    int hdring_run_##STEM(const hdring_xport_t *x, const hdring_args_t *a);                                           \
     hdring_scratch_t hdring_scratch_##STEM(int p, const hdring_args_t *a);
 HDRING_ALGORITHM_TABLE(HDRING_ALG_DECLARE)
 #undef HDRING_ALG_DECLARE

@@ -448,8 +448,8 @@ double hdring_cost_bcast_scatter_rhd(hdring_alg_t self, const hdring_model_t *m,
  * A chain of p ranks in locality order from the root: p-1 links, one per node boundary across nodes when ranks
  * are grouped by node (with the root first on its node), every one otherwise. A segment of s bytes takes
  * t_e = alpha_e + s beta_e on link e; a rank passes one segment on while it receives the next, so segments leave
- * the chain at the pace of its slowest link: k segments take sum_e t_e + (k - 1) max_e t_e, the last one counted
- * whole (exact when s divides n). */
+ * the chain at the pace of its slowest link: k segments take sum_e t_e + (k - 1) max_e t_e. A segment size that
+ * does not divide n is priced as its k = ceil(n / size) segments made equal, of n / k (exact when it divides). */
 typedef struct chain {
     link_t local, net;
     int nlocal, nnet; /* links of each kind */
@@ -470,14 +470,15 @@ static double chain_time(const chain_t *c, double n, double segment)
     if (n <= 0) {
         return 0;
     }
-    const double k = segment > 0 && segment < n ? ceil(n / segment) : 1, s = n / k > segment ? segment : n / k;
+    const double k = segment > 0 && segment < n ? ceil(n / segment) : 1, s = n / k;
     const double t_local = c->nlocal > 0 ? transfer(c->local, s) : 0, t_net = c->nnet > 0 ? transfer(c->net, s) : 0;
     return c->nlocal * t_local + c->nnet * t_net + (k - 1) * max2(t_local, t_net);
 }
 
-/* m->segment, or the segment size of the number of segments k minimising the chain's time: with the slowest link's alpha_m and beta_m and the links'
- * betas summing to B, the time is const + k alpha_m + n (B - beta_m) / k, least at k = sqrt(n (B - beta_m) /
- * alpha_m). Either kind of link may be the slowest: both candidates (and one segment) are tried, whole bytes. */
+/* m->segment, or the segment size of the number of segments k minimising the chain's time: with the slowest
+ * link's alpha_m and beta_m and the links' betas summing to B, the time is const + k alpha_m + n (B - beta_m) / k,
+ * least at k = sqrt(n (B - beta_m) / alpha_m). Either kind of link may be the slowest: both candidates (and one
+ * segment) are tried, whole bytes. */
 double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
 {
     if (m->segment > 0) {
@@ -501,7 +502,7 @@ double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
             }
         }
     }
-    return n > 0 ? best : 0;
+    return best;
 }
 
 double hdring_cost_bcast_chain(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
