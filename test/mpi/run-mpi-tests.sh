@@ -291,10 +291,20 @@ suite_decision() {
     mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce,reduce_scatter,reduce_scatter_block \
         --alg auto --types mat2x2 --counts 1,7,1000,40003
     if [ $? -eq 0 ] && has '^hdring: allreduce np=5 .*alg=[a-z_]+ \(auto: .*op not commutative: rank order, no ring\)$' &&
-        ! has '^hdring: (allreduce|reduce_scatter|reduce_scatter_block) .*alg=(ring|fallback)' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
-        pass "auto never picks ring for a non-commutative op, and needs no fallback (np=5)"
+        ! has '^hdring: (allreduce|reduce_scatter|reduce_scatter_block) .*alg=(ring|bruck|fallback)' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "auto never picks ring or bruck for a non-commutative op, and needs no fallback (np=5)"
     else
-        fail "auto never picks ring for a non-commutative op, and needs no fallback (np=5)"
+        fail "auto never picks ring or bruck for a non-commutative op, and needs no fallback (np=5)"
+    fi
+    # Bruck's ceil(log2 p) steps against the fold's l + 2 and the ring's p - 1, for small vectors at p = 5
+    mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allgather,reduce_scatter_block --alg env --types int \
+        --counts 1,256
+    if [ $? -eq 0 ] && has '^hdring: allgather np=5 bytes=20 alg=bruck \(auto: cost model.s fastest for p=5 from 0 B ' &&
+        has '^hdring: reduce_scatter_block np=5 bytes=20 alg=bruck \(auto: cost model.s fastest for p=5 from 0 B ' &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "auto picks the Bruck allgather and reduce_scatter_block for small vectors at p=5 (np=5)"
+    else
+        fail "auto picks the Bruck allgather and reduce_scatter_block for small vectors at p=5 (np=5)"
     fi
     mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env --types int --counts 1000,40003
     if [ $? -eq 0 ] && has '^hdring: allreduce np=5 bytes=4000 alg=[a-z_]+ \(auto: cost model.s fastest for p=5 from [0-9]+ B to ' &&

@@ -191,6 +191,66 @@ START_TEST(binary_blocks_decompose_p)
 }
 END_TEST
 
+/* Windows against a walk over their blocks: p up to 40, every first rank and width, blocks in rank order and
+ * permuted, with empty blocks. A window's runs, taken one after another, cover its blocks in order; each run's
+ * blocks are consecutive in memory, and the block after a run is not where the run ends. */
+START_TEST(windows_count_and_split_into_runs)
+{
+    for (int p = 1; p <= 40; ++p) {
+        size_t *counts = malloc((size_t) p * sizeof(*counts));
+        int *block_of = malloc((size_t) p * sizeof(*block_of)), *owner_of = malloc((size_t) p * sizeof(*owner_of));
+        for (int permuted = 0; permuted <= (0 == p % 3 ? 0 : 1); ++permuted) { /* r -> 3r + 1 mod p permutes */
+            for (int i = 0; i < p; ++i) {
+                counts[i] = (size_t) ((i * 7 + p) % 4); /* zeros included */
+                block_of[i] = permuted ? (i * 3 + 1) % p : i;
+                owner_of[block_of[i]] = i;
+            }
+            hdring_partition_t parts;
+            ck_assert_int_eq(hdring_partition_from_counts(&parts, p, counts), HDRING_OK);
+            const hdring_blocks_t b = {&parts, permuted ? block_of : NULL, permuted ? owner_of : NULL};
+            int runs_seen = 0;
+            for (int first = 0; first < p; ++first) {
+                for (int n = 0; n <= p; ++n) {
+                    size_t expect = 0, covered = 0;
+                    for (int i = 0; i < n; ++i) {
+                        expect += hdring_block_count(&b, (first + i) % p);
+                    }
+                    ck_assert_uint_eq(hdring_window_count(&b, first, n), expect);
+                    for (int i = 0; i < n;) {
+                        size_t at, count, next = (size_t) -1;
+                        const int k = hdring_window_run(&b, (first + i) % p, n - i, &at, &count);
+                        ck_assert_int_ge(k, 1);
+                        ck_assert_int_le(k, n - i);
+                        for (int j = i; j < i + k; ++j) {
+                            const int r = (first + j) % p;
+                            if (0 != hdring_block_count(&b, r)) {
+                                ck_assert_uint_eq(hdring_block_offset(&b, r), (size_t) -1 == next ? at : next);
+                                next = hdring_block_offset(&b, r) + hdring_block_count(&b, r);
+                            }
+                        }
+                        ck_assert_uint_eq((size_t) -1 == next ? 0 : next - at, count);
+                        if (i + k < n) { /* the run stopped at a block that does not follow it */
+                            const int r = (first + i + k) % p;
+                            ck_assert_uint_ne(hdring_block_count(&b, r), 0);
+                            ck_assert_uint_ne(hdring_block_offset(&b, r), at + count);
+                            ++runs_seen;
+                        }
+                        covered += count;
+                        i += k;
+                    }
+                    ck_assert_uint_eq(covered, expect);
+                }
+            }
+            ck_assert(p < 3 || runs_seen > 0); /* windows that wrap or skip were met */
+            hdring_partition_free(&parts);
+        }
+        free(counts);
+        free(block_of);
+        free(owner_of);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pattern");
@@ -201,5 +261,6 @@ int main(void)
     UNIT_ADD(s, fold_map_covers_every_rank_once);
     UNIT_ADD(s, rhd_ranges_and_positions);
     UNIT_ADD(s, binary_blocks_decompose_p);
+    UNIT_ADD(s, windows_count_and_split_into_runs);
     return unit_run(s);
 }

@@ -370,6 +370,27 @@ int hdring_run_reduce_scatter_binary_blocks(const hdring_xport_t *x, const hdrin
     return rc;
 }
 
+/*
+ * Bruck reduce-scatter: ceil(log2 p) steps for any p, each sending the partial sums of a window of blocks to the
+ * rank d further on (d = 2^(L-1), ..., 2, 1), partial sums in WORK. For small vectors where p is not a power of
+ * two: L steps where rhd takes l + 2 and ring p - 1, with the ring's bytes. Commutative operations only; any
+ * block sizes and placement.
+ * Cost: L alpha + (p-1)/p n (beta + gamma).
+ * Trace p = 6 (L = 3), rank 0: d=4 sends blocks 4-5 to 4, gets blocks 0-1 from 2; d=2 sends blocks 2-3 to 2,
+ *   gets 0-1 from 4; d=1 sends block 1 to 1, gets block 0 from 5; block 0 is then complete.
+ */
+int hdring_run_reduce_scatter_bruck(const hdring_xport_t *x, const hdring_args_t *a)
+{
+    return hdring_bruck_reduce_scatter(x, a->blocks, HDRING_BUF_IN, HDRING_BUF_WORK, hdring_at(HDRING_BUF_OUT, 0));
+}
+
+hdring_scratch_t hdring_scratch_reduce_scatter_bruck(int p, const hdring_args_t *a)
+{
+    (void) p;
+    hdring_scratch_t need = {2 * hdring_bruck_staging(a->blocks), hdring_partition_total(a->blocks->parts)};
+    return need;
+}
+
 hdring_scratch_t hdring_scratch_reduce_scatter_ring(int p, const hdring_args_t *a)
 {
     (void) p;
@@ -464,7 +485,28 @@ int hdring_run_allgather_ring(const hdring_xport_t *x, const hdring_args_t *a)
     return hdring_ring_allgather(x, a->blocks, HDRING_BUF_OUT);
 }
 
-/* The allgathers move blocks within OUT: no scratch. */
+/*
+ * Bruck allgather: ceil(log2 p) steps for any p, step k sending the 2^k blocks a rank holds (fewer at the last)
+ * to the rank 2^k before it; blocks land at their places, so no final rotation. For small blocks where p is not
+ * a power of two: L steps where rhd takes l + 2 and ring p - 1, each block moving once. Any block sizes and
+ * placement; a window of blocks that is not one run in memory goes through TMP.
+ * Cost: L alpha + (p-1)/p n beta.
+ * Trace p = 6, rank 0: d=1 gets block 1 from 1; d=2 gets blocks 2-3 from 2; d=4 gets blocks 4-5 from 4, while
+ *   sending blocks 0-1 to 2 (one run; rank 5's window 5, 0 wraps and is packed).
+ */
+int hdring_run_allgather_bruck(const hdring_xport_t *x, const hdring_args_t *a)
+{
+    return hdring_bruck_allgather(x, a->blocks, HDRING_BUF_OUT);
+}
+
+hdring_scratch_t hdring_scratch_allgather_bruck(int p, const hdring_args_t *a)
+{
+    (void) p;
+    hdring_scratch_t need = {2 * hdring_bruck_staging(a->blocks), 0};
+    return need;
+}
+
+/* The other allgathers move blocks within OUT: no scratch. */
 NO_SCRATCH(allgather_ring)
 NO_SCRATCH(allgather_rhd)
 NO_SCRATCH(allgather_binary_blocks)

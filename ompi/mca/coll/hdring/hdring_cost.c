@@ -99,6 +99,17 @@ static link_t link_tree(const hdring_model_t *m, int d)
     return network_link(m, grouped(m) ? 1 : ranks_per_node(m));
 }
 
+/* A shift (Bruck's steps): every rank sends to the rank d before it. With ranks grouped by node, the first min(d, L)
+ * ranks of each node send across; otherwise all of them. */
+static link_t link_shift(const hdring_model_t *m, int d)
+{
+    if (1 == m->shape.nodes) {
+        return local_link(m);
+    }
+    const int per_node = ranks_per_node(m);
+    return network_link(m, grouped(m) && d < per_node ? d : per_node);
+}
+
 /* Messages with no pattern (redistribution between positions and owners, hand-offs between binary blocks):
  * across nodes, all of a node's ranks at once. */
 static link_t link_any(const hdring_model_t *m)
@@ -372,6 +383,31 @@ double hdring_cost_reduce_scatter_binary_blocks(hdring_alg_t self, const hdring_
     hdring_binblocks_init(&bb, m->p);
     bb_reduce_phase(m, &bb, &even, &ph);
     return ph.red0 + layout_time(m, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, false, renumbered(m), &g, n);
+}
+
+/* Bruck's L steps, step k moving (and, with gamma, reducing) the blocks of min(2^k, p - 2^k) ranks; symmetric, so
+ * exact on one node for equal blocks. */
+static double bruck_time(const hdring_model_t *m, double n, double gamma)
+{
+    const double block = n / m->p;
+    double t = 0;
+    for (int d = 1; d < m->p; d *= 2) {
+        const double bytes = (d < m->p - d ? d : m->p - d) * block;
+        t += transfer(link_shift(m, d), bytes) + bytes * gamma;
+    }
+    return t;
+}
+
+double hdring_cost_reduce_scatter_bruck(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    (void) self, (void) phase;
+    return bruck_time(m, n, m->local.gamma);
+}
+
+double hdring_cost_allgather_bruck(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    (void) self, (void) phase;
+    return bruck_time(m, n, 0);
 }
 
 double hdring_cost_allgather_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
@@ -719,10 +755,12 @@ hdring_volume_t hdring_cost_volume(hdring_alg_t alg, int p, int rank, double n)
     case HDRING_ALG_ALLREDUCE_BINARY_BLOCKS:
         return allreduce_volume(alg, &g, rank, n);
     case HDRING_ALG_REDUCE_SCATTER_RING:
+    case HDRING_ALG_REDUCE_SCATTER_BRUCK:
         return volume((p - 1) * B, (p - 1) * B, (p - 1) * B);
     case HDRING_ALG_REDUCE_SCATTER_RHD: /* commutative on a power of two: positions end at their owners */
         return 0 == g.r ? volume(n - B, n - B, n - B) : volume(-1, -1, -1);
     case HDRING_ALG_ALLGATHER_RING:
+    case HDRING_ALG_ALLGATHER_BRUCK:
         return volume(n - B, n - B, 0);
     case HDRING_ALG_ALLGATHER_RHD:
         return 0 == g.r ? volume(n - B, n - B, 0) : volume(-1, -1, -1);

@@ -314,6 +314,12 @@ hdring_scratch_t hdring_scratch_allgather_hier(int p, const hdring_args_t *a)
     const hdring_blocks_t by_slice = {&g.slices, NULL, NULL};
     const hdring_args_t phase2 = {.blocks = &by_slice};
     need = hdring_scratch(a->phase[HDRING_PHASE_INTRA_LAST], a->ppn, &phase2);
+    for (int i = 0; i < a->ppn; ++i) { /* the largest need of any index group's phase */
+        const hdring_partition_t slice = slice_blocks(a, &g, i);
+        const hdring_blocks_t by_node = {&slice, NULL, NULL};
+        const hdring_args_t phase1 = {.blocks = &by_node};
+        need = larger(need, hdring_scratch(a->phase[HDRING_PHASE_INTER], a->nodes, &phase1));
+    }
     need.work += g.direct ? 0 : hdring_partition_total(&g.parts);
     grid_free(&g);
     return need;

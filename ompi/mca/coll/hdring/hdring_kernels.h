@@ -178,6 +178,36 @@ int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *b
 int hdring_binblocks_broadcast(const hdring_xport_t *x, const hdring_binblocks_t *bb,
                                const hdring_partition_t *fine, hdring_buf_t acc);
 
+/* ---- Bruck (Bruck et al., 1997): ceil(log2 p) steps for any p ----
+ * Step k (distance d = 2^k, c = min(d, p - d)) moves a window of c ranks' blocks (hdring_pattern.h) between rank r
+ * and the ranks d away on either side, as one message: sent straight from its buffer when its blocks form one run
+ * in memory, else packed into TMP (copies are cheap next to a message, and the step stays one message whatever
+ * the blocks' placement). TMP: 2 hdring_bruck_staging(blocks), a packed window sent and one received. */
+size_t hdring_bruck_staging(const hdring_blocks_t *blocks); /* the most a window can hold */
+
+/*
+ * Bruck allgather: on entry acc holds block `rank` at its place; on return every block. Step k: send the window
+ * of ranks r .. r+c-1 (the blocks r holds) to r - d, receive the window r+d .. r+d+c-1 from r + d; after step k,
+ * rank r holds the blocks of r .. r + 2d - 1. Blocks land at their places: no final rotation.
+ * Cost: L alpha + (p-1)/p n beta.
+ * Trace p = 5, rank 0: d=1 gets block 1 from 1; d=2 gets blocks 2-3 from 2; d=4 gets block 4 from 4.
+ */
+int hdring_bruck_allgather(const hdring_xport_t *x, const hdring_blocks_t *blocks, hdring_buf_t acc);
+
+/*
+ * Bruck reduce-scatter, the allgather's dual (steps run backwards, messages reversed): before step k rank r holds
+ * partial sums of the blocks of ranks r .. r + min(2d, p) - 1; it sends the partial sums of ranks r+d .. r+d+c-1
+ * to r + d and reduces those of r .. r+c-1 received from r - d into its own. Partial sums live in acc (the whole
+ * vector's size), blocks not yet reduced into are read from in; block `rank` of the result is copied to dst at
+ * the end (dst may overlap in, as with MPI_IN_PLACE). Every element is reduced along one fixed tree: results
+ * are deterministic, but operands combine in that tree's order: commutative operations only.
+ * TMP: 2 hdring_bruck_staging(blocks). Cost: L alpha + (p-1)/p n (beta + gamma).
+ * Trace p = 5, rank 0: d=4 sends block 4 to 4, gets block 0 from 1; d=2 sends blocks 2-3 to 2, gets 0-1 from 3;
+ *   d=1 sends block 1 to 1, gets block 0 from 4: block 0 holds all five operands.
+ */
+int hdring_bruck_reduce_scatter(const hdring_xport_t *x, const hdring_blocks_t *blocks, hdring_buf_t in,
+                                hdring_buf_t acc, hdring_loc_t dst);
+
 /* ---- trees (root = algorithm rank 0) ---- */
 
 /* Binomial broadcast of count elements at `at`. Cost: ceil(log2 p) (alpha + n beta).

@@ -94,6 +94,42 @@ size_t hdring_partition_max_part(const hdring_partition_t *pt)
     return max;
 }
 
+/* ---- windows ---- */
+
+size_t hdring_window_count(const hdring_blocks_t *b, int first, int nranks)
+{
+    const int p = b->parts->nparts;
+    size_t total = 0;
+    for (int i = 0; i < nranks; ++i) {
+        total += hdring_block_count(b, (first + i) % p);
+    }
+    return total;
+}
+
+int hdring_window_run(const hdring_blocks_t *b, int first, int nranks, size_t *offset, size_t *count)
+{
+    const int p = b->parts->nparts;
+    size_t start = 0, end = 0;
+    bool any = false;
+    int i;
+    for (i = 0; i < nranks; ++i) {
+        const int r = (first + i) % p;
+        const size_t n = hdring_block_count(b, r), at = hdring_block_offset(b, r);
+        if (0 == n) {
+            continue;
+        }
+        if (any && at != end) {
+            break;
+        }
+        start = any ? start : at;
+        end = at + n;
+        any = true;
+    }
+    *offset = start;
+    *count = end - start;
+    return i;
+}
+
 /* ---- fold ---- */
 
 void hdring_fold_init(hdring_fold_t *f, int p)

@@ -95,6 +95,16 @@ static inline size_t hdring_block_count(const hdring_blocks_t *b, int rank)
     return hdring_part_count(b->parts, hdring_block_of(b, rank));
 }
 
+/* ---- windows ----
+ * The blocks of `nranks` consecutive ranks from `first`, wrapping past the last rank to rank 0 (Bruck's
+ * schedules move such windows). p = b->parts->nparts; 0 <= first < p.
+ *   p = 5, blocks of 2 in rank order: window (3, 2) is elements 6..9, one run; window (4, 2) is 8..9, then 0..1. */
+size_t hdring_window_count(const hdring_blocks_t *b, int first, int nranks);
+/* The run the window starts with: the blocks that lie one after another in memory from *offset, in window order
+ * (empty blocks join any run), *count elements in all. Returns how many of the window's ranks it covers (all of
+ * them when the window is one run; at least one when nranks >= 1). */
+int hdring_window_run(const hdring_blocks_t *b, int first, int nranks, size_t *offset, size_t *count);
+
 /* ---- the non-power-of-two fold ----
  * p = pof2 + rem with pof2 = 2^floor(log2 p). Among the first 2*rem ranks, pair (2i, 2i+1) folds into one
  * survivor, the odd rank 2i+1; ranks >= 2*rem survive alone. Survivors are renumbered 0..pof2-1 in rank order

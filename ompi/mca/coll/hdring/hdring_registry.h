@@ -60,6 +60,8 @@
       reduce_scatter_binary_blocks, NONE, WHOLE, "p split into power-of-two blocks that halve within themselves")     \
     X(REDUCE_SCATTER_RING, REDUCE_SCATTER, "ring", 1, ANY_ORDER, BANDWIDTH, reduce_scatter_ring, NONE, WHOLE,         \
       "bandwidth-optimal for any p, latency linear in p; commutative operations only")                                \
+    X(REDUCE_SCATTER_BRUCK, REDUCE_SCATTER, "bruck", 7, ANY_ORDER, OTHER, reduce_scatter_bruck, NONE, WHOLE,         \
+      "ceil(log2 p) steps for any p, each block reduced once per step; commutative operations only")                 \
     X(REDUCE_SCATTER_HIER_RHD, REDUCE_SCATTER, "hier_rhd", 5, ANY_ORDER, OTHER, reduce_scatter_hier,                  \
       REDUCE_SCATTER_RHD, WHOLE, HIER_REDUCE_SCATTER_SUMMARY "rhd across nodes")                                      \
     X(REDUCE_SCATTER_HIER_BINARY_BLOCKS, REDUCE_SCATTER, "hier_binary_blocks", 6, ANY_ORDER, OTHER,                   \
@@ -73,6 +75,8 @@
       WHOLE, "p split into power-of-two blocks that double within themselves")                                        \
     X(ALLGATHER_RING, ALLGATHER, "ring", 1, KEEPS_ORDER, BANDWIDTH, allgather_ring, NONE, WHOLE,                      \
       "bandwidth-optimal, latency linear in p")                                                                       \
+    X(ALLGATHER_BRUCK, ALLGATHER, "bruck", 7, KEEPS_ORDER, OTHER, allgather_bruck, NONE, WHOLE,                       \
+      "ceil(log2 p) steps for any p, every block moving once")                                                        \
     X(ALLGATHER_HIER_RHD, ALLGATHER, "hier_rhd", 5, KEEPS_ORDER, OTHER, allgather_hier, ALLGATHER_RHD, WHOLE,         \
       HIER_ALLGATHER_SUMMARY "rhd across nodes")                                                                      \
     X(ALLGATHER_HIER_BINARY_BLOCKS, ALLGATHER, "hier_binary_blocks", 6, KEEPS_ORDER, OTHER, allgather_hier,           \
