@@ -114,21 +114,22 @@ int hdring_bruck_reduce_scatter(const hdring_xport_t *x, const hdring_blocks_t *
     int rc = HDRING_OK;
 
     for (int d = p > 1 ? 1 << (hdring_ceil_log2(p) - 1) : 0; d >= 1 && HDRING_OK == rc; d /= 2) {
-        const int c = window_of_step(p, d), to = (r + d) % p, from_acc = touched <= d ? 0 : touched - d;
-        const int in_acc = touched < c ? touched : c; /* of the window received */
+        const int c = window_of_step(p, d), to = (r + d) % p;
+        const int sent_from_acc = touched <= d ? 0 : (touched - d < c ? touched - d : c); /* window r+d .. */
+        const int received_into_acc = touched < c ? touched : c;                           /* window r .. */
         hdring_msg_t send = hdring_msg(to, send_staging, hdring_window_count(blocks, to, c));
         const hdring_msg_t recv = hdring_msg((r - d + p) % p, recv_staging, hdring_window_count(blocks, r, c));
         hdring_loc_t received = recv_staging;
 
-        rc = send_partials(x, blocks, to, c, from_acc < c ? from_acc : c, in, acc, send_staging, &send);
+        rc = send_partials(x, blocks, to, c, sent_from_acc, in, acc, send_staging, &send);
         if (HDRING_OK == rc) {
             rc = hdring_sendrecv(x, send, recv);
         }
         if (HDRING_OK == rc) {
-            rc = reduce_window(x, blocks, r, in_acc, &received, acc, acc);
+            rc = reduce_window(x, blocks, r, received_into_acc, &received, acc, acc);
         }
         if (HDRING_OK == rc) {
-            rc = reduce_window(x, blocks, (r + in_acc) % p, c - in_acc, &received, in, acc);
+            rc = reduce_window(x, blocks, (r + received_into_acc) % p, c - received_into_acc, &received, in, acc);
         }
         touched = c > touched ? c : touched;
     }
