@@ -392,7 +392,7 @@ static double bruck_time(const hdring_model_t *m, double n, double gamma)
     const double block = n / m->p;
     double t = 0;
     for (int d = 1; d < m->p; d *= 2) {
-        const double bytes = (d < m->p - d ? d : m->p - d) * block;
+        const double bytes = hdring_bruck_window(m->p, d) * block;
         t += transfer(link_shift(m, d), bytes) + bytes * gamma;
     }
     return t;

@@ -184,6 +184,19 @@ static int regrid(const hdring_xport_t *x, const hdring_args_t *a, const grid_ve
     return rc;
 }
 
+/* The largest scratch the phase across nodes needs in any index group (each reduces or gathers its own slice). */
+static hdring_scratch_t across_scratch(const hdring_args_t *a, const grid_vector_t *g)
+{
+    hdring_scratch_t need = {0, 0};
+    for (int i = 0; i < a->ppn; ++i) {
+        const hdring_partition_t slice = slice_blocks(a, g, i);
+        const hdring_blocks_t by_node = {&slice, NULL, NULL};
+        const hdring_args_t across = {.blocks = &by_node};
+        need = larger(need, hdring_scratch(a->phase[HDRING_PHASE_INTER], a->nodes, &across));
+    }
+    return need;
+}
+
 /*
  * Hierarchical reduce_scatter: (1) each node reduce-scatters the vector by slices, index i getting slice i (the
  * blocks of index group i) reduced over its node, into WORK; (2) each index group reduce-scatters its slice
@@ -243,12 +256,7 @@ hdring_scratch_t hdring_scratch_reduce_scatter_hier(int p, const hdring_args_t *
     const hdring_blocks_t by_slice = {&g.slices, NULL, NULL};
     const hdring_args_t phase1 = {.blocks = &by_slice};
     need = hdring_scratch(a->phase[HDRING_PHASE_INTRA_FIRST], a->ppn, &phase1);
-    for (int i = 0; i < a->ppn; ++i) { /* the largest need of any index group's phase */
-        const hdring_partition_t slice = slice_blocks(a, &g, i);
-        const hdring_blocks_t by_node = {&slice, NULL, NULL};
-        const hdring_args_t phase2 = {.blocks = &by_node};
-        need = larger(need, hdring_scratch(a->phase[HDRING_PHASE_INTER], a->nodes, &phase2));
-    }
+    need = larger(need, across_scratch(a, &g));
     need.work += (g.direct ? 0 : hdring_partition_total(&g.parts)) + hdring_partition_max_part(&g.slices);
     grid_free(&g);
     return need;
@@ -314,12 +322,7 @@ hdring_scratch_t hdring_scratch_allgather_hier(int p, const hdring_args_t *a)
     const hdring_blocks_t by_slice = {&g.slices, NULL, NULL};
     const hdring_args_t phase2 = {.blocks = &by_slice};
     need = hdring_scratch(a->phase[HDRING_PHASE_INTRA_LAST], a->ppn, &phase2);
-    for (int i = 0; i < a->ppn; ++i) { /* the largest need of any index group's phase */
-        const hdring_partition_t slice = slice_blocks(a, &g, i);
-        const hdring_blocks_t by_node = {&slice, NULL, NULL};
-        const hdring_args_t phase1 = {.blocks = &by_node};
-        need = larger(need, hdring_scratch(a->phase[HDRING_PHASE_INTER], a->nodes, &phase1));
-    }
+    need = larger(need, across_scratch(a, &g));
     need.work += g.direct ? 0 : hdring_partition_total(&g.parts);
     grid_free(&g);
     return need;

@@ -2,15 +2,12 @@
 /* hdring Bruck kernels: see hdring_kernels.h. */
 #include "hdring_kernels.h"
 
-/* The ranks in the window of the step at distance d. */
-static int window_of_step(int p, int d) { return d < p - d ? d : p - d; }
-
 /* The most ranks a step's window spans. */
 static int widest_window(int p)
 {
     int widest = 0;
     for (int d = 1; d < p; d *= 2) {
-        widest = window_of_step(p, d) > widest ? window_of_step(p, d) : widest;
+        widest = hdring_bruck_window(p, d) > widest ? hdring_bruck_window(p, d) : widest;
     }
     return widest;
 }
@@ -52,7 +49,7 @@ int hdring_bruck_allgather(const hdring_xport_t *x, const hdring_blocks_t *block
     int rc = HDRING_OK;
 
     for (int d = 1; d < p && HDRING_OK == rc; d *= 2) {
-        const int c = window_of_step(p, d), from = (r + d) % p;
+        const int c = hdring_bruck_window(p, d), from = (r + d) % p;
         size_t send_at, recv_at;
         const bool send_direct = one_run(blocks, r, c, &send_at), recv_direct = one_run(blocks, from, c, &recv_at);
         const hdring_msg_t send = hdring_msg((r - d + p) % p, send_direct ? hdring_at(acc, send_at) : send_staging,
@@ -114,7 +111,7 @@ int hdring_bruck_reduce_scatter(const hdring_xport_t *x, const hdring_blocks_t *
     int rc = HDRING_OK;
 
     for (int d = p > 1 ? 1 << (hdring_ceil_log2(p) - 1) : 0; d >= 1 && HDRING_OK == rc; d /= 2) {
-        const int c = window_of_step(p, d), to = (r + d) % p;
+        const int c = hdring_bruck_window(p, d), to = (r + d) % p;
         const int sent_from_acc = touched <= d ? 0 : (touched - d < c ? touched - d : c); /* window r+d .. */
         const int received_into_acc = touched < c ? touched : c;                           /* window r .. */
         hdring_msg_t send = hdring_msg(to, send_staging, hdring_window_count(blocks, to, c));

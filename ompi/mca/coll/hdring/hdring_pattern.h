@@ -100,6 +100,8 @@ static inline size_t hdring_block_count(const hdring_blocks_t *b, int rank)
  * schedules move such windows). p = b->parts->nparts; 0 <= first < p.
  *   p = 5, blocks of 2 in rank order: window (3, 2) is elements 6..9, one run; window (4, 2) is 8..9, then 0..1. */
 size_t hdring_window_count(const hdring_blocks_t *b, int first, int nranks);
+/* The window of Bruck's step at distance d (1, 2, 4, ... < p): min(d, p - d) ranks. */
+static inline int hdring_bruck_window(int p, int d) { return d < p - d ? d : p - d; }
 /* The run the window starts with: the blocks that lie one after another in memory from *offset, in window order
  * (empty blocks join any run), *count elements in all. Returns how many of the window's ranks it covers (all of
  * them when the window is one run; at least one when nranks >= 1). */
