@@ -174,6 +174,14 @@ suite_foundation() {
             "$np" "$bin/hdring_check" --coll allreduce --alg ring
     done
 
+    # no heap allocation on the hot path: every collective x every algorithm and auto, after warm-up calls
+    for np in 2 3 5 8; do
+        check "no allocation per call in steady state, np=$np (every collective and algorithm, 8 B - 64 KiB)" \
+            "$np" "$bin/hdring_allocs"
+    done
+    check "no allocation per call in steady state, np=17 (binary blocks hand 16 pieces to one rank)" \
+        17 "$bin/hdring_allocs" --sizes 64,4096
+
     # declined cases: the fallback answers, and the trace says so
     mpi 4 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg ring --counts 5
     if [ $? -eq 0 ] && has 'alg=fallback \(forced by coll_hdring_allreduce_algorithm: ring reorders operands and the op is not commutative\)' &&

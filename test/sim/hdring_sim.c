@@ -67,6 +67,7 @@ struct sim_world {
     void *arg;
     char *tmp;
     size_t tmp_bytes;
+    void *taken; /* memory hdring_take handed out, chained through its first word, freed with the world */
 };
 
 /* makecontext cannot pass pointers portably; the simulator is single-threaded, so a static will do. */
@@ -433,10 +434,28 @@ static int sim_copy(const hdring_xport_t *x, hdring_loc_t src_at, hdring_loc_t d
     return HDRING_OK;
 }
 
+/* Each take gets its own allocation (so out-of-bounds use shows under sanitizers), kept until sim_destroy. */
+static void *sim_take(const hdring_xport_t *x, size_t bytes)
+{
+    sim_world_t *w = x->ctx;
+    const size_t header = 16; /* keeps the memory handed out aligned for any type */
+    if (bytes > (size_t) -1 - header) {
+        return NULL;
+    }
+    char *chunk = malloc(header + bytes);
+    if (NULL == chunk) {
+        return NULL;
+    }
+    *(void **) chunk = w->taken;
+    w->taken = chunk;
+    return chunk + header;
+}
+
 static const hdring_transport_ops_t sim_ops = {
     .exchange = sim_exchange,
     .reduce = sim_reduce,
     .copy = sim_copy,
+    .take = sim_take,
 };
 
 sim_world_t *sim_create(int p, const sim_op_t *op, sim_cost_t cost)
@@ -558,10 +577,17 @@ double sim_time(const sim_world_t *w)
     return t;
 }
 
+const hdring_xport_t *sim_xport(const sim_world_t *w, int rank) { return &w->ranks[rank].xport; }
+
 void sim_destroy(sim_world_t *w)
 {
     if (NULL == w) {
         return;
+    }
+    while (NULL != w->taken) {
+        void *next = *(void **) w->taken;
+        free(w->taken);
+        w->taken = next;
     }
     if (NULL != w->ranks) {
         for (int r = 0; r < w->p; ++r) {

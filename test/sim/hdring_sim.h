@@ -69,6 +69,8 @@ void sim_set_buffer(sim_world_t *w, int rank, hdring_buf_t b, void *mem, size_t 
  * (a rank's error, a check that failed, a deadlock). */
 int sim_run(sim_world_t *w, int (*body)(const hdring_xport_t *x, void *arg), void *arg);
 const char *sim_error(const sim_world_t *w);
+/* Rank r's transport handle, outside sim_run good for hdring_take only (sizing scratch before a run). */
+const hdring_xport_t *sim_xport(const sim_world_t *w, int rank);
 const sim_stats_t *sim_stats(const sim_world_t *w, int rank);
 const sim_link_stats_t *sim_link_stats(const sim_world_t *w, int node);
 double sim_time(const sim_world_t *w); /* the latest finish */

@@ -128,6 +128,7 @@ typedef struct rank_bufs {
 typedef struct body_arg {
     const run_t *run;
     hdring_partition_t part;
+    size_t *displ;
     hdring_blocks_t blocks;
     int *owner_of;
     hdring_args_t args;
@@ -175,7 +176,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     const size_t es = run->kind->size;
     const sim_op_t op = {es, run->kind->apply};
     const hdring_coll_t coll = hdring_algorithm(run->alg)->coll;
-    body_arg_t arg = {run, {0, NULL}, {NULL, run->block_of, NULL}, NULL, {0}};
+    body_arg_t arg = {run, {0, 0, NULL, 0, 0}, NULL, {NULL, run->block_of, NULL}, NULL, {0}};
     rank_bufs_t *bufs = calloc((size_t) p, sizeof(*bufs));
     char *want = NULL, *elem = malloc(es);
     sim_world_t *w = sim_create(p, &op, run->cost);
@@ -198,9 +199,12 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
         arg.args.phase[k] = NULL == run->phase ? HDRING_ALG_NONE : run->phase[k];
     }
     if (HDRING_COLL_REDUCE_SCATTER == coll || HDRING_COLL_ALLGATHER == coll) {
-        if (HDRING_OK != hdring_partition_from_counts(&arg.part, p, run->blocks)) {
+        arg.displ = malloc(((size_t) p + 1) * sizeof(*arg.displ));
+        if (NULL == arg.displ) {
             FAIL("out of memory");
         }
+        hdring_displs_from_counts(arg.displ, p, run->blocks);
+        arg.part = hdring_partition_of_displs(p, arg.displ);
         total = hdring_partition_total(&arg.part);
         arg.blocks.parts = &arg.part;
         if (NULL != run->block_of) {
@@ -229,7 +233,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
             FAIL("out of memory");
         }
     }
-    need = hdring_scratch(run->alg, p, &arg.args);
+    need = hdring_scratch(sim_xport(w, 0), run->alg, &arg.args);
 
     /* the expected result: the reduction in rank order, or the root's / each block owner's data */
     want = malloc(total * es + 1);
@@ -348,7 +352,7 @@ out:
     free(want);
     free(elem);
     free(arg.owner_of);
-    hdring_partition_free(&arg.part);
+    free(arg.displ);
     sim_destroy(w);
 }
 

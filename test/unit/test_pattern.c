@@ -42,10 +42,9 @@ START_TEST(balanced_partition_differs_by_at_most_one)
     const size_t totals[] = {0, 1, 2, 7, 63, 64, 65, 1000, 123457};
     for (int p = 1; p <= 70; ++p) {
         for (size_t t = 0; t < sizeof(totals) / sizeof(totals[0]); ++t) {
-            hdring_partition_t pt;
-            ck_assert_int_eq(hdring_partition_balanced(&pt, p, totals[t]), HDRING_OK);
+            const hdring_partition_t pt = hdring_partition_balanced(p, totals[t]);
             size_t min = (size_t) -1, max = 0;
-            ck_assert_uint_eq(pt.displ[0], 0);
+            ck_assert_uint_eq(hdring_part_offset(&pt, 0), 0);
             for (int i = 0; i < p; ++i) {
                 const size_t c = hdring_part_count(&pt, i);
                 min = c < min ? c : min;
@@ -55,7 +54,17 @@ START_TEST(balanced_partition_differs_by_at_most_one)
             ck_assert_uint_le(max - min, 1);
             ck_assert_uint_eq(hdring_partition_total(&pt), totals[t]);
             ck_assert_uint_eq(hdring_partition_max_part(&pt), max);
-            hdring_partition_free(&pt);
+            for (int first = 0; first < p; ++first) { /* sub-partitions: closed forms from any part on */
+                const hdring_partition_t sub = hdring_partition_sub(&pt, first, p - first);
+                size_t sub_max = 0;
+                for (int i = 0; i < p - first; ++i) {
+                    ck_assert_uint_eq(hdring_part_count(&sub, i), hdring_part_count(&pt, first + i));
+                    ck_assert_uint_eq(hdring_part_offset(&sub, i),
+                                      hdring_part_offset(&pt, first + i) - hdring_part_offset(&pt, first));
+                    sub_max = hdring_part_count(&sub, i) > sub_max ? hdring_part_count(&sub, i) : sub_max;
+                }
+                ck_assert_uint_eq(hdring_partition_max_part(&sub), sub_max);
+            }
         }
     }
 }
@@ -64,19 +73,23 @@ END_TEST
 START_TEST(partition_from_counts_and_uniform)
 {
     const size_t counts[] = {3, 0, 5, 0, 0, 2, 9};
-    hdring_partition_t pt;
-    ck_assert_int_eq(hdring_partition_from_counts(&pt, 7, counts), HDRING_OK);
+    size_t displ[8];
+    hdring_displs_from_counts(displ, 7, counts);
+    hdring_partition_t pt = hdring_partition_of_displs(7, displ);
     ck_assert_uint_eq(hdring_partition_total(&pt), 19);
     ck_assert_uint_eq(hdring_part_offset(&pt, 5), 8);
     ck_assert_uint_eq(hdring_part_count(&pt, 1), 0);
     ck_assert_uint_eq(hdring_part_count(&pt, 6), 9);
     ck_assert_uint_eq(hdring_partition_max_part(&pt), 9);
-    hdring_partition_free(&pt);
+    const hdring_partition_t sub = hdring_partition_sub(&pt, 2, 4);
+    ck_assert_uint_eq(hdring_part_offset(&sub, 3), 5);
+    ck_assert_uint_eq(hdring_partition_total(&sub), 7);
+    ck_assert_uint_eq(hdring_partition_max_part(&sub), 5);
 
-    ck_assert_int_eq(hdring_partition_uniform(&pt, 4, 6), HDRING_OK);
+    pt = hdring_partition_uniform(4, 6);
     ck_assert_uint_eq(hdring_part_offset(&pt, 3), 18);
     ck_assert_uint_eq(hdring_partition_total(&pt), 24);
-    hdring_partition_free(&pt);
+    ck_assert_uint_eq(hdring_partition_max_part(&pt), 6);
 }
 END_TEST
 
@@ -197,7 +210,7 @@ END_TEST
 START_TEST(windows_count_and_split_into_runs)
 {
     for (int p = 1; p <= 40; ++p) {
-        size_t *counts = malloc((size_t) p * sizeof(*counts));
+        size_t *counts = malloc((size_t) p * sizeof(*counts)), *displ = malloc(((size_t) p + 1) * sizeof(*displ));
         int *block_of = malloc((size_t) p * sizeof(*block_of)), *owner_of = malloc((size_t) p * sizeof(*owner_of));
         for (int permuted = 0; permuted <= (0 == p % 3 ? 0 : 1); ++permuted) { /* r -> 3r + 1 mod p permutes */
             for (int i = 0; i < p; ++i) {
@@ -205,8 +218,8 @@ START_TEST(windows_count_and_split_into_runs)
                 block_of[i] = permuted ? (i * 3 + 1) % p : i;
                 owner_of[block_of[i]] = i;
             }
-            hdring_partition_t parts;
-            ck_assert_int_eq(hdring_partition_from_counts(&parts, p, counts), HDRING_OK);
+            hdring_displs_from_counts(displ, p, counts);
+            const hdring_partition_t parts = hdring_partition_of_displs(p, displ);
             const hdring_blocks_t b = {&parts, permuted ? block_of : NULL, permuted ? owner_of : NULL};
             int runs_seen = 0;
             for (int first = 0; first < p; ++first) {
@@ -242,9 +255,9 @@ START_TEST(windows_count_and_split_into_runs)
                 }
             }
             ck_assert(p < 3 || runs_seen > 0); /* windows that wrap or skip were met */
-            hdring_partition_free(&parts);
         }
         free(counts);
+        free(displ);
         free(block_of);
         free(owner_of);
     }

@@ -83,6 +83,16 @@ typedef struct mca_coll_hdring_scratch_cache {
     size_t bytes;
 } mca_coll_hdring_scratch_cache_t;
 
+/* Memory for the tables and message lists of a call (hdring_take), kept by a module between calls. A call takes
+ * it in order from the cache; what does not fit is allocated for the call (`spill`), and when the call ends the
+ * cache grows to all the call took, so the next such call allocates nothing. */
+typedef struct mca_coll_hdring_tables {
+    char *mem;
+    size_t bytes;
+    size_t used; /* taken by the current call (may exceed bytes) */
+    void *spill; /* allocations beyond the cache, chained through their first word */
+} mca_coll_hdring_tables_t;
+
 /* The automatic choice for one collective on one communicator (hdring_plan.h), built on first use. */
 typedef struct mca_coll_hdring_plan {
     bool built;
@@ -96,6 +106,7 @@ typedef struct mca_coll_hdring_module_t {
     mca_coll_hdring_fallback_t fallback;
     bool fallback_retained;
     mca_coll_hdring_scratch_cache_t scratch;
+    mca_coll_hdring_tables_t tables;
     mca_coll_hdring_plan_t plan[MCA_COLL_HDRING_NCOLLS][2]; /* [coll][operand order must be kept] */
 } mca_coll_hdring_module_t;
 
@@ -172,6 +183,7 @@ typedef struct mca_coll_hdring_pml {
     ptrdiff_t extent;
     char *base[HDRING_NBUFS]; /* address of element 0 of each buffer */
     void *own_scratch;        /* scratch allocated for this call only (too large to cache) */
+    mca_coll_hdring_tables_t *tables; /* the module's, for hdring_take */
     size_t max_message;       /* elements per PML message before a derived datatype carries it */
     struct {                  /* where sends of exactly one OUT range may read the same bytes instead */
         size_t off, count;    /* the range of OUT, in elements */
@@ -184,7 +196,7 @@ typedef struct mca_coll_hdring_pml {
 } mca_coll_hdring_pml_t;
 
 /* locality_order: algorithm ranks are positions in the communicator's locality order (hdring_topo.h). */
-void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, const mca_coll_hdring_module_t *m,
+void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t *m,
                               struct ompi_communicator_t *comm, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                               int tag, bool locality_order);
 /* Sends of exactly elements [off, off + count) of OUT read (n, type) at buf instead, which holds the same
@@ -197,9 +209,13 @@ void mca_coll_hdring_pml_same_bytes(mca_coll_hdring_pml_t *t, size_t off, size_t
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc);
 
 /* ---- scratch ---- */
-/* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype. Release with scratch_release. */
+/* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype. */
 int mca_coll_hdring_scratch_acquire(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, hdring_scratch_t need);
+/* Tables for the call (the transport's take): NULL if out of memory. */
+void *mca_coll_hdring_tables_take(mca_coll_hdring_pml_t *t, size_t bytes);
+/* The end of every call that initialised t: frees its own scratch, returns its tables to the module's cache. */
 void mca_coll_hdring_scratch_release(mca_coll_hdring_pml_t *t);
+/* When the module goes. */
 void mca_coll_hdring_scratch_free(mca_coll_hdring_module_t *m);
 
 /* ---- collectives ---- */

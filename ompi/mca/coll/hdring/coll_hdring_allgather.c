@@ -21,7 +21,7 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
     const int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
     mca_coll_hdring_choice_t choice;
     mca_coll_hdring_pml_t t;
-    hdring_partition_t parts;
+    const hdring_partition_t parts = hdring_partition_uniform(p, (size_t) rcount);
     hdring_blocks_t blocks;
     hdring_args_t args = {0};
     size_t type_size;
@@ -49,15 +49,11 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
         }
         mca_coll_hdring_pml_same_bytes(&t, (size_t) rank * (size_t) rcount, (size_t) rcount, sbuf, scount, sdtype);
     }
-    if (HDRING_OK != hdring_partition_uniform(&parts, p, (size_t) rcount)) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
     mca_coll_hdring_args(m, &choice, &parts, false, &blocks, &args);
-    rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(choice.alg, p, &args));
+    rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice.alg, &args));
     if (OMPI_SUCCESS == rc) {
         rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));
-        mca_coll_hdring_scratch_release(&t);
     }
-    hdring_partition_free(&parts);
+    mca_coll_hdring_scratch_release(&t);
     return rc;
 }

@@ -40,11 +40,10 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
                              mca_coll_hdring_in_locality_order(call.ordered));
     t.base[HDRING_BUF_IN] = (char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf);
     t.base[HDRING_BUF_OUT] = rbuf;
-    rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(choice.alg, call.comm_size, &args));
-    if (OMPI_SUCCESS != rc) {
-        return rc;
+    rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice.alg, &args));
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));
     }
-    rc = hdring_run(&t.xport, choice.alg, &args);
     mca_coll_hdring_scratch_release(&t);
-    return mca_coll_hdring_pml_error(&t, rc);
+    return rc;
 }

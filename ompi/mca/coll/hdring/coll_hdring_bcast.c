@@ -64,11 +64,8 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, const mca_coll_hdring_choice
     } else {
         const hdring_scratch_t need = {.tmp = bytes, .work = 0}; /* the scatter algorithms use no scratch */
         rc = mca_coll_hdring_scratch_acquire(m, &t, need);
-        if (OMPI_SUCCESS != rc) {
-            return rc;
-        }
         packed = t.base[HDRING_BUF_OUT] = t.base[HDRING_BUF_TMP];
-        if (is_root) {
+        if (OMPI_SUCCESS == rc && is_root) {
             rc = convert(buf, count, dtype, packed, bytes, true);
         }
     }
@@ -120,5 +117,7 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
     mca_coll_hdring_args(m, &choice, NULL, false, &none, &args);
     mca_coll_hdring_pml_init(&t, m, comm, dtype, NULL, MCA_COLL_BASE_TAG_BCAST, true);
     t.base[HDRING_BUF_OUT] = buf;
-    return mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));
+    const int rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));
+    mca_coll_hdring_scratch_release(&t);
+    return rc;
 }

@@ -141,20 +141,16 @@ static bool imposed_nodes(const char *map, struct ompi_communicator_t *comm, int
 /* One allgather of a value per rank: hdring's rhd over the PML, in rank order. */
 static int exchange(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, int64_t mine, int64_t *all)
 {
-    const int p = ompi_comm_size(comm);
-    hdring_partition_t parts;
+    const hdring_partition_t parts = hdring_partition_uniform(ompi_comm_size(comm), 1);
     mca_coll_hdring_pml_t t;
 
-    if (HDRING_OK != hdring_partition_uniform(&parts, p, 1)) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
     const hdring_blocks_t blocks = {&parts, NULL, NULL};
     const hdring_args_t args = {.blocks = &blocks};
     all[ompi_comm_rank(comm)] = mine;
     mca_coll_hdring_pml_init(&t, m, comm, MPI_INT64_T, NULL, MCA_COLL_BASE_TAG_ALLGATHER, false);
     t.base[HDRING_BUF_OUT] = (char *) all;
     const int rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, HDRING_ALG_ALLGATHER_RHD, &args));
-    hdring_partition_free(&parts);
+    mca_coll_hdring_scratch_release(&t);
     return rc;
 }
 

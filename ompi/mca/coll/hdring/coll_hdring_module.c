@@ -43,6 +43,9 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
     m->fallback_retained = false;
     m->scratch.mem = NULL;
     m->scratch.bytes = 0;
+    m->tables.mem = NULL;
+    m->tables.bytes = m->tables.used = 0;
+    m->tables.spill = NULL;
     memset(m->plan, 0, sizeof(m->plan));
 }
 

@@ -1,7 +1,7 @@
 /*
  * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
  *
- * coll/hdring scratch: TMP and WORK buffers for one call.
+ * coll/hdring scratch: TMP and WORK buffers for one call, and its tables (hdring_take).
  *
  * A module keeps one scratch area between calls (grown on demand, up to coll_hdring_scratch_cache_bytes):
  * allocating and first-touching megabytes per call costs page faults that measurably slow large collectives.
@@ -53,10 +53,52 @@ int mca_coll_hdring_scratch_acquire(mca_coll_hdring_module_t *m, mca_coll_hdring
     return OMPI_SUCCESS;
 }
 
+/* Every take is rounded up to this, so each is aligned for any type. */
+#define TABLE_ALIGN 16
+
+void *mca_coll_hdring_tables_take(mca_coll_hdring_pml_t *t, size_t bytes)
+{
+    mca_coll_hdring_tables_t *tb = t->tables;
+    const size_t size = (bytes + TABLE_ALIGN - 1) / TABLE_ALIGN * TABLE_ALIGN;
+    if (size < bytes || tb->used > (size_t) -1 - size - TABLE_ALIGN) {
+        return NULL;
+    }
+    if (tb->used + size <= tb->bytes) {
+        void *at = tb->mem + tb->used;
+        tb->used += size;
+        return at;
+    }
+    char *chunk = malloc(TABLE_ALIGN + size);
+    if (NULL == chunk) {
+        return NULL;
+    }
+    *(void **) chunk = tb->spill;
+    tb->spill = chunk;
+    tb->used += size;
+    return chunk + TABLE_ALIGN;
+}
+
+static void tables_release(mca_coll_hdring_tables_t *tb)
+{
+    const bool spilled = NULL != tb->spill;
+    while (NULL != tb->spill) {
+        void *next = *(void **) tb->spill;
+        free(tb->spill);
+        tb->spill = next;
+    }
+    if (spilled) { /* room for all of it next time */
+        free(tb->mem);
+        tb->mem = malloc(tb->used);
+        tb->bytes = NULL == tb->mem ? 0 : tb->used;
+    }
+    tb->used = 0;
+}
+
 void mca_coll_hdring_scratch_release(mca_coll_hdring_pml_t *t)
 {
     free(t->own_scratch);
     t->own_scratch = NULL;
+    tables_release(t->tables);
 }
 
 void mca_coll_hdring_scratch_free(mca_coll_hdring_module_t *m)
@@ -64,4 +106,7 @@ void mca_coll_hdring_scratch_free(mca_coll_hdring_module_t *m)
     free(m->scratch.mem);
     m->scratch.mem = NULL;
     m->scratch.bytes = 0;
+    free(m->tables.mem);
+    m->tables.mem = NULL;
+    m->tables.bytes = 0;
 }

@@ -12,7 +12,6 @@
 #include "ompi_config.h"
 
 #include <limits.h>
-#include <stdlib.h>
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/pml/pml.h"
@@ -198,11 +197,9 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
         return exchange_simple(t, x, one_send, one_recv);
     }
     if (nonempty > STACK_REQUESTS) {
-        reqs = malloc((size_t) nonempty * sizeof(*reqs));
-        msgs = malloc((size_t) nonempty * sizeof(*msgs));
+        reqs = hdring_take(x, (size_t) nonempty, sizeof(*reqs));
+        msgs = hdring_take(x, (size_t) nonempty, sizeof(*msgs));
         if (NULL == reqs || NULL == msgs) {
-            free(reqs);
-            free(msgs);
             return transport_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
         }
     }
@@ -236,10 +233,6 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
     }
     for (int i = 0; i < nreqs; ++i) {
         pml_message_release(&msgs[i]);
-    }
-    if (reqs != stack_reqs) {
-        free(reqs);
-        free(msgs);
     }
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
 }
@@ -315,13 +308,16 @@ static int pml_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst,
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
 }
 
+static void *pml_take(const hdring_xport_t *x, size_t bytes) { return mca_coll_hdring_tables_take(x->ctx, bytes); }
+
 static const hdring_transport_ops_t pml_ops = {
     .exchange = pml_exchange,
     .reduce = pml_reduce,
     .copy = pml_copy,
+    .take = pml_take,
 };
 
-void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, const mca_coll_hdring_module_t *m,
+void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t *m,
                               struct ompi_communicator_t *comm, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                               int tag, bool locality_order)
 {
@@ -338,6 +334,7 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, const mca_coll_hdring_mo
         t->base[b] = NULL;
     }
     t->own_scratch = NULL;
+    t->tables = &m->tables;
     t->max_message = m->config.max_message_elements;
     t->same_bytes.buf = NULL;
     t->same_bytes.type = NULL;

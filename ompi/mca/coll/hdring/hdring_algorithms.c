@@ -7,8 +7,6 @@
  */
 #include "hdring_algorithms.h"
 
-#include <stdlib.h>
-
 #include "hdring_kernels.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -28,19 +26,20 @@ static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
 /* The scratch function of an algorithm that needs none. */
 #define NO_SCRATCH(STEM)                                                                                              \
-    hdring_scratch_t hdring_scratch_##STEM(int p, const hdring_args_t *a)                                            \
+    hdring_scratch_t hdring_scratch_##STEM(const hdring_xport_t *x, const hdring_args_t *a)                                            \
     {                                                                                                                 \
         const hdring_scratch_t none = {0, 0};                                                                         \
-        (void) p, (void) a;                                                                                           \
+        (void) x, (void) a;                                                                                           \
         return none;                                                                                                  \
     }
 
 /* TMP of the binary-block reduce phase: the larger half at the first step of any block. */
-static size_t binblocks_tmp(const hdring_binblocks_t *bb, const hdring_partition_t *fine)
+static size_t binblocks_tmp(const hdring_binblocks_t *bb, const hdring_positions_t *fine)
 {
     size_t need = 0;
     for (int b = 0; b < bb->nblocks; ++b) {
-        const hdring_positions_t pos = {fine, 1 << (bb->log2_size[0] - bb->log2_size[b])};
+        const hdring_positions_t pos = {fine->parts, fine->stride << (bb->log2_size[0] - bb->log2_size[b]),
+                                        fine->groups};
         need = max_size(need, rhd_tmp(&pos, hdring_binblocks_size(bb, b)));
     }
     return need;
@@ -55,62 +54,36 @@ static size_t binblocks_tmp(const hdring_binblocks_t *bb, const hdring_partition
  *                 blocks of the ranks vrank j stands for in the fold, when blocks are in rank order): split at
  *                 block boundaries, which every rank places at the same byte even when ranks describe their
  *                 blocks with different (count, datatype) pairs, as allgather allows.
- * Release with layout_free(). */
+ * All closed forms: the layout points into itself, so it is filled in place and never copied. */
 typedef enum { BALANCED, WHOLE_BLOCKS } positions_kind_t;
 typedef enum { HELD_BY_SURVIVORS, HELD_BY_BLOCK0 } holders_t; /* rhd, binary blocks */
 
 typedef struct block_layout {
-    hdring_partition_t positions;
-    int *holder;
+    hdring_fold_t fold;
+    hdring_partition_t balanced;
     hdring_layout_t layout;
 } block_layout_t;
 
-static void layout_free(block_layout_t *bl)
+static void block_layout(const hdring_partition_t *blocks, holders_t holders, hdring_rhd_order_t order,
+                         positions_kind_t kind, block_layout_t *bl)
 {
-    free(bl->holder);
-    hdring_partition_free(&bl->positions);
-}
-
-static int block_layout(const hdring_partition_t *blocks, holders_t holders, hdring_rhd_order_t order,
-                        positions_kind_t kind, block_layout_t *bl)
-{
-    bl->holder = NULL;
-    hdring_fold_t f;
-    hdring_fold_init(&f, blocks->nparts);
-    int rc = hdring_partition_balanced(&bl->positions, f.pof2, hdring_partition_total(blocks));
-    if (HDRING_OK != rc) {
-        return rc;
-    }
-    for (int j = 0; WHOLE_BLOCKS == kind && j < f.pof2; ++j) {
-        bl->positions.displ[j] = hdring_part_offset(blocks, hdring_fold_group_first(&f, j));
-    }
-    bl->holder = malloc((size_t) f.pof2 * sizeof(*bl->holder));
-    if (NULL == bl->holder) {
-        hdring_partition_free(&bl->positions);
-        return HDRING_ERR_NOMEM;
-    }
-    for (int j = 0; j < f.pof2; ++j) {
-        const int v = hdring_rhd_position_holder(order, f.log2_pof2, j);
-        bl->holder[j] = HELD_BY_BLOCK0 == holders ? v : hdring_fold_survivor(&f, v);
-    }
-    bl->layout.positions = &bl->positions;
-    bl->layout.holder = bl->holder;
-    return HDRING_OK;
+    hdring_fold_init(&bl->fold, blocks->nparts);
+    bl->balanced = hdring_partition_balanced(bl->fold.pof2, hdring_partition_total(blocks));
+    bl->layout.positions.parts = BALANCED == kind ? &bl->balanced : blocks;
+    bl->layout.positions.stride = 1;
+    bl->layout.positions.groups = BALANCED == kind ? NULL : &bl->fold;
+    bl->layout.log2_npos = bl->fold.log2_pof2;
+    bl->layout.order = order;
+    bl->layout.fold = HELD_BY_BLOCK0 == holders ? NULL : &bl->fold;
 }
 
 /* An allgather's first step: the layout, and every rank's block collected into the positions holding it. */
 static int collect_blocks(const hdring_xport_t *x, const hdring_blocks_t *blocks, holders_t holders,
                           hdring_rhd_order_t order, block_layout_t *bl)
 {
-    int rc = block_layout(blocks->parts, holders, order, WHOLE_BLOCKS, bl);
-    if (HDRING_OK == rc) {
-        rc = hdring_collect(x, blocks, &bl->layout, hdring_at(HDRING_BUF_OUT, hdring_block_offset(blocks, x->rank)),
-                            HDRING_BUF_OUT);
-        if (HDRING_OK != rc) {
-            layout_free(bl);
-        }
-    }
-    return rc;
+    block_layout(blocks->parts, holders, order, WHOLE_BLOCKS, bl);
+    return hdring_collect(x, blocks, &bl->layout, hdring_at(HDRING_BUF_OUT, hdring_block_offset(blocks, x->rank)),
+                          HDRING_BUF_OUT);
 }
 
 /* The vrank group of a fold's survivors (meaningful only where vrank >= 0). */
@@ -137,17 +110,12 @@ static hdring_buf_t after_fold(const hdring_fold_t *f, int rank, hdring_buf_t in
  */
 int hdring_run_allreduce_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    hdring_partition_t parts;
-    int rc = hdring_partition_balanced(&parts, x->size, a->count);
-    if (HDRING_OK != rc) {
-        return rc;
-    }
+    const hdring_partition_t parts = hdring_partition_balanced(x->size, a->count);
     const hdring_blocks_t blocks = {&parts, NULL, NULL};
-    rc = hdring_ring_reduce_scatter_vector(x, &blocks, HDRING_BUF_IN, HDRING_BUF_OUT);
+    int rc = hdring_ring_reduce_scatter_vector(x, &blocks, HDRING_BUF_IN, HDRING_BUF_OUT);
     if (HDRING_OK == rc) {
         rc = hdring_ring_allgather(x, &blocks, HDRING_BUF_OUT);
     }
-    hdring_partition_free(&parts);
     return rc;
 }
 
@@ -163,17 +131,11 @@ int hdring_run_allreduce_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
     const size_t count = a->count;
     hdring_fold_t f;
-    hdring_partition_t parts;
-    int rc;
-
     hdring_fold_init(&f, x->size);
-    rc = hdring_partition_balanced(&parts, f.pof2, count);
-    if (HDRING_OK != rc) {
-        return rc;
-    }
-    const hdring_positions_t pos = {&parts, 1};
+    const hdring_partition_t parts = hdring_partition_balanced(f.pof2, count);
+    const hdring_positions_t pos = {&parts, 1, NULL};
     const hdring_group_t g = survivors(&f, x->rank);
-    rc = hdring_fold_split(x, &f, count, HDRING_BUF_IN, HDRING_BUF_OUT);
+    int rc = hdring_fold_split(x, &f, count, HDRING_BUF_IN, HDRING_BUF_OUT);
     if (HDRING_OK == rc && g.vrank >= 0) {
         rc = hdring_rhd_reduce_scatter(x, &g, HDRING_RHD_DISTANCE_DOUBLING, &pos,
                                        after_fold(&f, x->rank, HDRING_BUF_IN, HDRING_BUF_OUT), HDRING_BUF_OUT);
@@ -184,7 +146,6 @@ int hdring_run_allreduce_rhd(const hdring_xport_t *x, const hdring_args_t *a)
     if (HDRING_OK == rc) {
         rc = hdring_unfold(x, &f, hdring_at(HDRING_BUF_OUT, 0), count);
     }
-    hdring_partition_free(&parts);
     return rc;
 }
 
@@ -200,19 +161,13 @@ int hdring_run_allreduce_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 int hdring_run_allreduce_binary_blocks(const hdring_xport_t *x, const hdring_args_t *a)
 {
     hdring_binblocks_t bb;
-    hdring_partition_t fine;
-    int rc;
-
     hdring_binblocks_init(&bb, x->size);
-    rc = hdring_partition_balanced(&fine, hdring_binblocks_size(&bb, 0), a->count);
-    if (HDRING_OK != rc) {
-        return rc;
-    }
-    rc = hdring_binblocks_reduce(x, &bb, &fine, HDRING_BUF_IN, HDRING_BUF_OUT);
+    const hdring_partition_t parts = hdring_partition_balanced(hdring_binblocks_size(&bb, 0), a->count);
+    const hdring_positions_t fine = {&parts, 1, NULL};
+    int rc = hdring_binblocks_reduce(x, &bb, &fine, HDRING_BUF_IN, HDRING_BUF_OUT);
     if (HDRING_OK == rc) {
         rc = hdring_binblocks_broadcast(x, &bb, &fine, HDRING_BUF_OUT);
     }
-    hdring_partition_free(&fine);
     return rc;
 }
 
@@ -240,51 +195,42 @@ int hdring_run_allreduce_recursive_doubling(const hdring_xport_t *x, const hdrin
 static size_t allreduce_rhd_tmp(int p, size_t count)
 {
     hdring_fold_t f;
-    hdring_partition_t parts;
     hdring_fold_init(&f, p);
-    if (HDRING_OK != hdring_partition_balanced(&parts, f.pof2, count)) {
-        return count; /* an upper bound; the call itself will report the allocation failure */
-    }
-    const hdring_positions_t pos = {&parts, 1};
-    const size_t need = max_size(count - count / 2, rhd_tmp(&pos, f.pof2));
-    hdring_partition_free(&parts);
-    return need;
+    const hdring_partition_t parts = hdring_partition_balanced(f.pof2, count);
+    const hdring_positions_t pos = {&parts, 1, NULL};
+    return max_size(count - count / 2, rhd_tmp(&pos, f.pof2));
 }
 
 static size_t allreduce_binblocks_tmp(int p, size_t count)
 {
     hdring_binblocks_t bb;
-    hdring_partition_t parts;
     hdring_binblocks_init(&bb, p);
-    if (HDRING_OK != hdring_partition_balanced(&parts, hdring_binblocks_size(&bb, 0), count)) {
-        return count;
-    }
-    const size_t need = binblocks_tmp(&bb, &parts);
-    hdring_partition_free(&parts);
+    const hdring_partition_t parts = hdring_partition_balanced(hdring_binblocks_size(&bb, 0), count);
+    const hdring_positions_t fine = {&parts, 1, NULL};
+    return binblocks_tmp(&bb, &fine);
+}
+
+hdring_scratch_t hdring_scratch_allreduce_ring(const hdring_xport_t *x, const hdring_args_t *a)
+{
+    hdring_scratch_t need = {(a->count + (size_t) x->size - 1) / (size_t) x->size, 0};
     return need;
 }
 
-hdring_scratch_t hdring_scratch_allreduce_ring(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_allreduce_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    hdring_scratch_t need = {(a->count + (size_t) p - 1) / (size_t) p, 0};
+    hdring_scratch_t need = {allreduce_rhd_tmp(x->size, a->count), 0};
     return need;
 }
 
-hdring_scratch_t hdring_scratch_allreduce_rhd(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_allreduce_binary_blocks(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    hdring_scratch_t need = {allreduce_rhd_tmp(p, a->count), 0};
+    hdring_scratch_t need = {allreduce_binblocks_tmp(x->size, a->count), 0};
     return need;
 }
 
-hdring_scratch_t hdring_scratch_allreduce_binary_blocks(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_allreduce_recursive_doubling(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    hdring_scratch_t need = {allreduce_binblocks_tmp(p, a->count), 0};
-    return need;
-}
-
-hdring_scratch_t hdring_scratch_allreduce_recursive_doubling(int p, const hdring_args_t *a)
-{
-    (void) p;
+    (void) x;
     hdring_scratch_t need = {a->count, 0};
     return need;
 }
@@ -322,25 +268,19 @@ int hdring_run_reduce_scatter_rhd(const hdring_xport_t *x, const hdring_args_t *
     const hdring_blocks_t *blocks = a->blocks;
     const hdring_rhd_order_t order =
         a->ordered || a->near_first ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
-    hdring_fold_t f;
     block_layout_t bl;
 
-    hdring_fold_init(&f, x->size);
-    int rc = block_layout(blocks->parts, HELD_BY_SURVIVORS, order, BALANCED, &bl);
-    if (HDRING_OK != rc) {
-        return rc;
-    }
-    const hdring_positions_t pos = {&bl.positions, 1};
-    const hdring_group_t g = survivors(&f, x->rank);
-    rc = hdring_fold_split(x, &f, hdring_partition_total(blocks->parts), HDRING_BUF_IN, HDRING_BUF_WORK);
+    block_layout(blocks->parts, HELD_BY_SURVIVORS, order, BALANCED, &bl);
+    const hdring_fold_t *f = &bl.fold;
+    const hdring_group_t g = survivors(f, x->rank);
+    int rc = hdring_fold_split(x, f, hdring_partition_total(blocks->parts), HDRING_BUF_IN, HDRING_BUF_WORK);
     if (HDRING_OK == rc && g.vrank >= 0) {
-        rc = hdring_rhd_reduce_scatter(x, &g, order, &pos, after_fold(&f, x->rank, HDRING_BUF_IN, HDRING_BUF_WORK),
-                                       HDRING_BUF_WORK);
+        rc = hdring_rhd_reduce_scatter(x, &g, order, &bl.layout.positions,
+                                       after_fold(f, x->rank, HDRING_BUF_IN, HDRING_BUF_WORK), HDRING_BUF_WORK);
     }
     if (HDRING_OK == rc) {
         rc = hdring_deliver(x, blocks, &bl.layout, HDRING_BUF_WORK, hdring_at(HDRING_BUF_OUT, 0));
     }
-    layout_free(&bl);
     return rc;
 }
 
@@ -358,15 +298,11 @@ int hdring_run_reduce_scatter_binary_blocks(const hdring_xport_t *x, const hdrin
     block_layout_t bl;
 
     hdring_binblocks_init(&bb, x->size);
-    int rc = block_layout(blocks->parts, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, BALANCED, &bl);
-    if (HDRING_OK != rc) {
-        return rc;
-    }
-    rc = hdring_binblocks_reduce(x, &bb, &bl.positions, HDRING_BUF_IN, HDRING_BUF_WORK);
+    block_layout(blocks->parts, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, BALANCED, &bl);
+    int rc = hdring_binblocks_reduce(x, &bb, &bl.layout.positions, HDRING_BUF_IN, HDRING_BUF_WORK);
     if (HDRING_OK == rc) {
         rc = hdring_deliver(x, blocks, &bl.layout, HDRING_BUF_WORK, hdring_at(HDRING_BUF_OUT, 0));
     }
-    layout_free(&bl);
     return rc;
 }
 
@@ -384,32 +320,32 @@ int hdring_run_reduce_scatter_bruck(const hdring_xport_t *x, const hdring_args_t
     return hdring_bruck_reduce_scatter(x, a->blocks, HDRING_BUF_IN, HDRING_BUF_WORK, hdring_at(HDRING_BUF_OUT, 0));
 }
 
-hdring_scratch_t hdring_scratch_reduce_scatter_bruck(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_reduce_scatter_bruck(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    (void) p;
+    (void) x;
     hdring_scratch_t need = {2 * hdring_bruck_staging(a->blocks), hdring_partition_total(a->blocks->parts)};
     return need;
 }
 
-hdring_scratch_t hdring_scratch_reduce_scatter_ring(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_reduce_scatter_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    (void) p;
+    (void) x;
     hdring_scratch_t need = {2 * hdring_partition_max_part(a->blocks->parts), 0};
     return need;
 }
 
 /* rhd and binary blocks: balanced positions over the whole vector, as allreduce's, accumulated in WORK */
-hdring_scratch_t hdring_scratch_reduce_scatter_rhd(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_reduce_scatter_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
     const size_t total = hdring_partition_total(a->blocks->parts);
-    hdring_scratch_t need = {allreduce_rhd_tmp(p, total), total};
+    hdring_scratch_t need = {allreduce_rhd_tmp(x->size, total), total};
     return need;
 }
 
-hdring_scratch_t hdring_scratch_reduce_scatter_binary_blocks(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_reduce_scatter_binary_blocks(const hdring_xport_t *x, const hdring_args_t *a)
 {
     const size_t total = hdring_partition_total(a->blocks->parts);
-    hdring_scratch_t need = {allreduce_binblocks_tmp(p, total), total};
+    hdring_scratch_t need = {allreduce_binblocks_tmp(x->size, total), total};
     return need;
 }
 
@@ -432,23 +368,16 @@ int hdring_run_allgather_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
     const hdring_blocks_t *blocks = a->blocks;
     const hdring_rhd_order_t order = a->near_first ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
-    hdring_fold_t f;
     block_layout_t bl;
 
-    hdring_fold_init(&f, x->size);
     int rc = collect_blocks(x, blocks, HELD_BY_SURVIVORS, order, &bl);
-    if (HDRING_OK != rc) {
-        return rc;
-    }
-    const hdring_positions_t pos = {&bl.positions, 1};
-    const hdring_group_t g = survivors(&f, x->rank);
-    if (g.vrank >= 0) {
-        rc = hdring_rhd_allgather(x, &g, order, &pos, HDRING_BUF_OUT);
+    const hdring_group_t g = survivors(&bl.fold, x->rank);
+    if (HDRING_OK == rc && g.vrank >= 0) {
+        rc = hdring_rhd_allgather(x, &g, order, &bl.layout.positions, HDRING_BUF_OUT);
     }
     if (HDRING_OK == rc) {
-        rc = hdring_unfold(x, &f, hdring_at(HDRING_BUF_OUT, 0), hdring_partition_total(blocks->parts));
+        rc = hdring_unfold(x, &bl.fold, hdring_at(HDRING_BUF_OUT, 0), hdring_partition_total(blocks->parts));
     }
-    layout_free(&bl);
     return rc;
 }
 
@@ -471,11 +400,9 @@ int hdring_run_allgather_binary_blocks(const hdring_xport_t *x, const hdring_arg
 
     hdring_binblocks_init(&bb, x->size);
     int rc = collect_blocks(x, blocks, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, &bl);
-    if (HDRING_OK != rc) {
-        return rc;
+    if (HDRING_OK == rc) {
+        rc = hdring_binblocks_broadcast(x, &bb, &bl.layout.positions, HDRING_BUF_OUT);
     }
-    rc = hdring_binblocks_broadcast(x, &bb, &bl.positions, HDRING_BUF_OUT);
-    layout_free(&bl);
     return rc;
 }
 
@@ -499,9 +426,9 @@ int hdring_run_allgather_bruck(const hdring_xport_t *x, const hdring_args_t *a)
     return hdring_bruck_allgather(x, a->blocks, HDRING_BUF_OUT);
 }
 
-hdring_scratch_t hdring_scratch_allgather_bruck(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_allgather_bruck(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    (void) p;
+    (void) x;
     hdring_scratch_t need = {2 * hdring_bruck_staging(a->blocks), 0};
     return need;
 }
@@ -522,18 +449,13 @@ NO_SCRATCH(allgather_binary_blocks)
  */
 static int bcast_scatter_allgather(const hdring_xport_t *x, hdring_alg_t allgather, size_t count)
 {
-    hdring_partition_t parts;
-    int rc = hdring_partition_balanced(&parts, x->size, count);
-    if (HDRING_OK != rc) {
-        return rc;
-    }
-    rc = hdring_binomial_scatter(x, &parts, HDRING_BUF_OUT);
+    const hdring_partition_t parts = hdring_partition_balanced(x->size, count);
+    int rc = hdring_binomial_scatter(x, &parts, HDRING_BUF_OUT);
     if (HDRING_OK == rc) {
         const hdring_blocks_t blocks = {&parts, NULL, NULL};
         const hdring_args_t ag = {.blocks = &blocks};
         rc = hdring_run(x, allgather, &ag);
     }
-    hdring_partition_free(&parts);
     return rc;
 }
 
@@ -596,9 +518,9 @@ int hdring_run(const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a
     return row->run(x, a);
 }
 
-hdring_scratch_t hdring_scratch(hdring_alg_t alg, int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch(const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a)
 {
     const hdring_algorithm_t *row = hdring_algorithm(alg);
     const hdring_scratch_t none = {0, 0};
-    return NULL == row ? none : row->scratch(p, a);
+    return NULL == row ? none : row->scratch(x, a);
 }

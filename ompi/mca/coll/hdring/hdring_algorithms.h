@@ -27,13 +27,14 @@
  */
 #define HDRING_ALG_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SEGMENT, SUMMARY)                         \
     int hdring_run_##STEM(const hdring_xport_t *x, const hdring_args_t *a);                                           \
-    hdring_scratch_t hdring_scratch_##STEM(int p, const hdring_args_t *a);
+    hdring_scratch_t hdring_scratch_##STEM(const hdring_xport_t *x, const hdring_args_t *a);
 HDRING_ALGORITHM_TABLE(HDRING_ALG_DECLARE)
 #undef HDRING_ALG_DECLARE
 
 /* Runs algorithm `alg`: HDRING_ERR_UNSUPPORTED for an unknown id or an ordered call it cannot keep in order. */
 int hdring_run(const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a);
-/* Its scratch needs for p ranks ({0, 0} for an unknown id). */
-hdring_scratch_t hdring_scratch(hdring_alg_t alg, int p, const hdring_args_t *a);
+/* Its scratch needs on x's ranks ({0, 0} for an unknown id): the same on every rank. Sizing may take memory
+ * from x (hdring_take) and does nothing else with it. */
+hdring_scratch_t hdring_scratch(const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a);
 
 #endif

@@ -14,8 +14,6 @@
  * copied. The costs below are per node link (what limits them across nodes): n the whole vector, beta the
  * network's, and the phases within nodes at shared-memory speed.
  */
-#include <stdlib.h>
-
 #include "hdring_algorithms.h"
 
 static hdring_xport_t node_group(const hdring_xport_t *x, const hdring_args_t *a, hdring_view_t *v)
@@ -52,24 +50,15 @@ static hdring_scratch_t larger(hdring_scratch_t a, hdring_scratch_t b)
  * Trace N = 3, L = 2, ranks 0-1 | 2-3 | 4-5: (1) 0,1 and 2,3 and 4,5 each reduce-scatter halves: 0, 2, 4 hold the
  *   lower half of their node's sum; (2) 0, 2, 4 allreduce the lower half, 1, 3, 5 the upper; (3) each pair swaps.
  */
-static int slices_of(const hdring_args_t *a, hdring_partition_t *slices)
-{
-    return hdring_partition_balanced(slices, a->ppn, a->count);
-}
-
 int hdring_run_allreduce_hier(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    hdring_partition_t slices;
     hdring_view_t vn, vi;
     int rc;
 
     if (!is_grid(x, a)) {
         return HDRING_ERR_UNSUPPORTED;
     }
-    rc = slices_of(a, &slices);
-    if (HDRING_OK != rc) {
-        return rc;
-    }
+    const hdring_partition_t slices = hdring_partition_balanced(a->ppn, a->count);
     const int index = x->rank % a->ppn;
     const size_t at = hdring_part_offset(&slices, index), mine = hdring_part_count(&slices, index);
     const hdring_blocks_t blocks = {&slices, NULL, NULL};
@@ -88,26 +77,24 @@ int hdring_run_allreduce_hier(const hdring_xport_t *x, const hdring_args_t *a)
         vn.buf[HDRING_BUF_OUT].off = 0; /* (3) the whole vector */
         rc = hdring_run(&node, a->phase[HDRING_PHASE_INTRA_LAST], &by_slice);
     }
-    hdring_partition_free(&slices);
     return rc;
 }
 
-hdring_scratch_t hdring_scratch_allreduce_hier(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_allreduce_hier(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    hdring_scratch_t need = {0, 0};
-    hdring_partition_t slices;
-    (void) p;
-    if (HDRING_OK != slices_of(a, &slices)) {
-        return need;
+    hdring_view_t vn, vi;
+    if (!is_grid(x, a)) {
+        const hdring_scratch_t none = {0, 0};
+        return none;
     }
+    const hdring_partition_t slices = hdring_partition_balanced(a->ppn, a->count);
     const hdring_blocks_t blocks = {&slices, NULL, NULL};
     const hdring_args_t by_slice = {.blocks = &blocks};
     const hdring_args_t one_slice = {.count = hdring_partition_max_part(&slices)};
-    need = larger(hdring_scratch(a->phase[HDRING_PHASE_INTRA_FIRST], a->ppn, &by_slice),
-                  hdring_scratch(a->phase[HDRING_PHASE_INTER], a->nodes, &one_slice));
-    need = larger(need, hdring_scratch(a->phase[HDRING_PHASE_INTRA_LAST], a->ppn, &by_slice));
-    hdring_partition_free(&slices);
-    return need;
+    const hdring_xport_t node = node_group(x, a, &vn), across = index_group(x, a, &vi);
+    const hdring_scratch_t need = larger(hdring_scratch(&node, a->phase[HDRING_PHASE_INTRA_FIRST], &by_slice),
+                                         hdring_scratch(&across, a->phase[HDRING_PHASE_INTER], &one_slice));
+    return larger(need, hdring_scratch(&node, a->phase[HDRING_PHASE_INTRA_LAST], &by_slice));
 }
 
 /* ---------------------------------------------------------------- reduce_scatter and allgather */
@@ -131,39 +118,39 @@ static hdring_partition_t slice_blocks(const hdring_args_t *a, const grid_vector
     return hdring_partition_sub(&g->parts, i * a->nodes, a->nodes);
 }
 
-static void grid_free(grid_vector_t *g)
-{
-    hdring_partition_free(&g->parts);
-    hdring_partition_free(&g->slices);
-}
-
-static int grid_vector(const hdring_args_t *a, grid_vector_t *g)
+/* Blocks of one size (reduce_scatter_block, allgather) make both partitions closed forms; otherwise their
+ * boundaries take memory from x. */
+static int grid_vector(const hdring_xport_t *x, const hdring_args_t *a, grid_vector_t *g)
 {
     const int p = a->nodes * a->ppn;
-    size_t *counts = malloc((size_t) p * sizeof(*counts));
-    int rc = NULL == counts ? HDRING_ERR_NOMEM : HDRING_OK;
+    const size_t each = hdring_block_count(a->blocks, 0);
+    bool equal = true;
 
-    g->parts.displ = g->slices.displ = NULL;
     g->direct = true;
-    for (int h = 0; h < p && HDRING_OK == rc; ++h) {
-        counts[h] = hdring_block_count(a->blocks, rank_at(a, h));
+    for (int h = 0; h < p; ++h) {
+        equal &= hdring_block_count(a->blocks, h) == each;
         g->direct &= hdring_block_of(a->blocks, rank_at(a, h)) == h;
     }
-    if (HDRING_OK == rc) {
-        rc = hdring_partition_from_counts(&g->parts, p, counts);
+    if (equal) {
+        g->parts = hdring_partition_uniform(p, each);
+        g->slices = hdring_partition_uniform(a->ppn, (size_t) a->nodes * each);
+        return HDRING_OK;
     }
-    for (int i = 0; i < a->ppn && HDRING_OK == rc; ++i) {
-        const hdring_partition_t slice = slice_blocks(a, g, i);
-        counts[i] = hdring_partition_total(&slice);
+    size_t *parts = hdring_take(x, (size_t) p + 1, sizeof(*parts));
+    size_t *slices = hdring_take(x, (size_t) a->ppn + 1, sizeof(*slices));
+    if (NULL == parts || NULL == slices) {
+        return HDRING_ERR_NOMEM;
     }
-    if (HDRING_OK == rc) {
-        rc = hdring_partition_from_counts(&g->slices, a->ppn, counts);
+    parts[0] = 0;
+    for (int h = 0; h < p; ++h) {
+        parts[h + 1] = parts[h] + hdring_block_count(a->blocks, rank_at(a, h));
     }
-    free(counts);
-    if (HDRING_OK != rc) {
-        grid_free(g);
+    for (int i = 0; i <= a->ppn; ++i) {
+        slices[i] = parts[i * a->nodes];
     }
-    return rc;
+    g->parts = hdring_partition_of_displs(p, parts);
+    g->slices = hdring_partition_of_displs(a->ppn, slices);
+    return HDRING_OK;
 }
 
 /* Copies blocks between the vector in memory order (buffer mem) and index-major order (buffer grid): all of
@@ -185,14 +172,16 @@ static int regrid(const hdring_xport_t *x, const hdring_args_t *a, const grid_ve
 }
 
 /* The largest scratch the phase across nodes needs in any index group (each reduces or gathers its own slice). */
-static hdring_scratch_t across_scratch(const hdring_args_t *a, const grid_vector_t *g)
+static hdring_scratch_t across_scratch(const hdring_xport_t *x, const hdring_args_t *a, const grid_vector_t *g)
 {
     hdring_scratch_t need = {0, 0};
+    hdring_view_t vi;
+    const hdring_xport_t group = index_group(x, a, &vi);
     for (int i = 0; i < a->ppn; ++i) {
         const hdring_partition_t slice = slice_blocks(a, g, i);
         const hdring_blocks_t by_node = {&slice, NULL, NULL};
         const hdring_args_t across = {.blocks = &by_node};
-        need = larger(need, hdring_scratch(a->phase[HDRING_PHASE_INTER], a->nodes, &across));
+        need = larger(need, hdring_scratch(&group, a->phase[HDRING_PHASE_INTER], &across));
     }
     return need;
 }
@@ -217,7 +206,7 @@ int hdring_run_reduce_scatter_hier(const hdring_xport_t *x, const hdring_args_t 
     if (!is_grid(x, a)) {
         return HDRING_ERR_UNSUPPORTED;
     }
-    rc = grid_vector(a, &g);
+    rc = grid_vector(x, a, &g);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -241,24 +230,23 @@ int hdring_run_reduce_scatter_hier(const hdring_xport_t *x, const hdring_args_t 
         vi.buf[HDRING_BUF_WORK] = hdring_at(HDRING_BUF_WORK, own + slice);
         rc = hdring_run(&across, a->phase[HDRING_PHASE_INTER], &phase2);
     }
-    grid_free(&g);
     return rc;
 }
 
-hdring_scratch_t hdring_scratch_reduce_scatter_hier(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_reduce_scatter_hier(const hdring_xport_t *x, const hdring_args_t *a)
 {
     hdring_scratch_t need = {0, 0};
     grid_vector_t g;
-    (void) p;
-    if (HDRING_OK != grid_vector(a, &g)) {
-        return need;
+    hdring_view_t vn;
+    if (!is_grid(x, a) || HDRING_OK != grid_vector(x, a, &g)) {
+        return need; /* the call itself reports it */
     }
     const hdring_blocks_t by_slice = {&g.slices, NULL, NULL};
     const hdring_args_t phase1 = {.blocks = &by_slice};
-    need = hdring_scratch(a->phase[HDRING_PHASE_INTRA_FIRST], a->ppn, &phase1);
-    need = larger(need, across_scratch(a, &g));
+    const hdring_xport_t node = node_group(x, a, &vn);
+    need = hdring_scratch(&node, a->phase[HDRING_PHASE_INTRA_FIRST], &phase1);
+    need = larger(need, across_scratch(x, a, &g));
     need.work += (g.direct ? 0 : hdring_partition_total(&g.parts)) + hdring_partition_max_part(&g.slices);
-    grid_free(&g);
     return need;
 }
 
@@ -282,7 +270,7 @@ int hdring_run_allgather_hier(const hdring_xport_t *x, const hdring_args_t *a)
         return HDRING_ERR_UNSUPPORTED;
     }
     const int index = x->rank % a->ppn;
-    rc = grid_vector(a, &g);
+    rc = grid_vector(x, a, &g);
     if (HDRING_OK != rc) {
         return rc;
     }
@@ -307,24 +295,23 @@ int hdring_run_allgather_hier(const hdring_xport_t *x, const hdring_args_t *a)
     if (HDRING_OK == rc && !g.direct) {
         rc = regrid(x, a, &g, HDRING_BUF_OUT, HDRING_BUF_WORK, false, -1);
     }
-    grid_free(&g);
     return rc;
 }
 
-hdring_scratch_t hdring_scratch_allgather_hier(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_allgather_hier(const hdring_xport_t *x, const hdring_args_t *a)
 {
     hdring_scratch_t need = {0, 0};
     grid_vector_t g;
-    (void) p;
-    if (HDRING_OK != grid_vector(a, &g)) {
-        return need;
+    hdring_view_t vn;
+    if (!is_grid(x, a) || HDRING_OK != grid_vector(x, a, &g)) {
+        return need; /* the call itself reports it */
     }
     const hdring_blocks_t by_slice = {&g.slices, NULL, NULL};
     const hdring_args_t phase2 = {.blocks = &by_slice};
-    need = hdring_scratch(a->phase[HDRING_PHASE_INTRA_LAST], a->ppn, &phase2);
-    need = larger(need, across_scratch(a, &g));
+    const hdring_xport_t node = node_group(x, a, &vn);
+    need = hdring_scratch(&node, a->phase[HDRING_PHASE_INTRA_LAST], &phase2);
+    need = larger(need, across_scratch(x, a, &g));
     need.work += g.direct ? 0 : hdring_partition_total(&g.parts);
-    grid_free(&g);
     return need;
 }
 
@@ -359,9 +346,14 @@ int hdring_run_bcast_hier(const hdring_xport_t *x, const hdring_args_t *a)
     return rc;
 }
 
-hdring_scratch_t hdring_scratch_bcast_hier(int p, const hdring_args_t *a)
+hdring_scratch_t hdring_scratch_bcast_hier(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    (void) p;
-    return larger(hdring_scratch(a->phase[HDRING_PHASE_INTER], a->nodes, a),
-                  hdring_scratch(a->phase[HDRING_PHASE_INTRA_LAST], a->ppn, a));
+    hdring_view_t vn, vi;
+    if (!is_grid(x, a)) {
+        const hdring_scratch_t none = {0, 0};
+        return none;
+    }
+    const hdring_xport_t node = node_group(x, a, &vn), across = index_group(x, a, &vi);
+    return larger(hdring_scratch(&across, a->phase[HDRING_PHASE_INTER], a),
+                  hdring_scratch(&node, a->phase[HDRING_PHASE_INTRA_LAST], a));
 }

@@ -1,14 +1,12 @@
 /* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* Binary-block kernels: see hdring_kernels.h. */
-#include <stdlib.h>
-
 #include "hdring_kernels.h"
 
 /* Block b reduce-scatters on a coarsening of block 0's fine positions: its position q is fine positions
  * [q * 2^(k0-kb), (q+1) * 2^(k0-kb)), held (distance doubling) by the block's local rank bit_reverse(q). */
-static hdring_positions_t block_positions(const hdring_binblocks_t *bb, int b, const hdring_partition_t *fine)
+static hdring_positions_t block_positions(const hdring_binblocks_t *bb, int b, const hdring_positions_t *fine)
 {
-    hdring_positions_t pos = {fine, 1 << (bb->log2_size[0] - bb->log2_size[b])};
+    hdring_positions_t pos = {fine->parts, fine->stride << (bb->log2_size[0] - bb->log2_size[b]), fine->groups};
     return pos;
 }
 
@@ -18,14 +16,14 @@ static int position_holder(const hdring_binblocks_t *bb, int b, int q)
 }
 
 /* The pieces of block b's position q as held in block b - 1 (2^(k(b-1) - kb) of them), one message each, in
- * *msgs (release with free) and *nmsgs. */
-static int pieces_of(const hdring_binblocks_t *bb, int b, int q, const hdring_partition_t *fine, hdring_buf_t buf,
-                     hdring_msg_t **msgs, int *nmsgs)
+ * *msgs (memory the call takes from the transport) and *nmsgs. */
+static int pieces_of(const hdring_xport_t *x, const hdring_binblocks_t *bb, int b, int q,
+                     const hdring_positions_t *fine, hdring_buf_t buf, hdring_msg_t **msgs, int *nmsgs)
 {
     const int ratio = 1 << (bb->log2_size[b - 1] - bb->log2_size[b]);
     const hdring_positions_t up = block_positions(bb, b - 1, fine);
 
-    *msgs = malloc((size_t) ratio * sizeof(**msgs));
+    *msgs = hdring_take(x, (size_t) ratio, sizeof(**msgs));
     if (NULL == *msgs) {
         return HDRING_ERR_NOMEM;
     }
@@ -38,7 +36,7 @@ static int pieces_of(const hdring_binblocks_t *bb, int b, int q, const hdring_pa
     return HDRING_OK;
 }
 
-int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *bb, const hdring_partition_t *fine,
+int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *bb, const hdring_positions_t *fine,
                             hdring_buf_t src, hdring_buf_t acc)
 {
     int u;
@@ -61,18 +59,16 @@ int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *b
     if (HDRING_OK == rc && b > 0) {
         hdring_msg_t *msgs;
         int n;
-        rc = pieces_of(bb, b, q, fine, acc, &msgs, &n);
-        if (HDRING_OK != rc) {
-            return rc;
+        rc = pieces_of(x, bb, b, q, fine, acc, &msgs, &n);
+        if (HDRING_OK == rc) {
+            rc = hdring_exchange(x, msgs, n, NULL, 0);
         }
-        rc = hdring_exchange(x, msgs, n, NULL, 0);
-        free(msgs);
     }
     return rc;
 }
 
 int hdring_binblocks_broadcast(const hdring_xport_t *x, const hdring_binblocks_t *bb,
-                               const hdring_partition_t *fine, hdring_buf_t acc)
+                               const hdring_positions_t *fine, hdring_buf_t acc)
 {
     int u, rc = HDRING_OK;
     const int b = hdring_binblocks_find(bb, x->rank, &u), kb = bb->log2_size[b];
@@ -83,12 +79,10 @@ int hdring_binblocks_broadcast(const hdring_xport_t *x, const hdring_binblocks_t
     if (b > 0) {
         hdring_msg_t *msgs;
         int n;
-        rc = pieces_of(bb, b, q, fine, acc, &msgs, &n);
-        if (HDRING_OK != rc) {
-            return rc;
+        rc = pieces_of(x, bb, b, q, fine, acc, &msgs, &n);
+        if (HDRING_OK == rc) {
+            rc = hdring_exchange(x, NULL, 0, msgs, n);
         }
-        rc = hdring_exchange(x, NULL, 0, msgs, n);
-        free(msgs);
     }
     if (HDRING_OK == rc && b < bb->nblocks - 1) {
         const int ratio = 1 << (kb - bb->log2_size[b + 1]);

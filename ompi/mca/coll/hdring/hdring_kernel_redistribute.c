@@ -1,7 +1,5 @@
 /* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* Redistribution between positions and block owners: see hdring_kernels.h. */
-#include <stdlib.h>
-
 #include "hdring_kernels.h"
 
 /* The part of `pt` containing element e (the last part starting at or before e; empty parts are skipped). */
@@ -19,39 +17,36 @@ static int part_of(const hdring_partition_t *pt, size_t e)
     return lo;
 }
 
-/* A growing list of pieces: messages, or (for pieces a rank both holds and owns) local copies, for which
- * `elem` records the piece's first element in the position buffer. */
+/* The position containing element e, likewise. */
+static int position_of(const hdring_layout_t *l, size_t e)
+{
+    int lo = 0, hi = (1 << l->log2_npos) - 1;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (hdring_pos_offset(&l->positions, mid) <= e) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return lo;
+}
+
+/* A list of pieces: messages, or (for pieces a rank both holds and owns) local copies, for which `elem` records
+ * the piece's first element in the position buffer. With msg NULL, only counted. */
 typedef struct pieces {
     hdring_msg_t *msg;
     size_t *elem;
-    int n, cap;
+    int n;
 } pieces_t;
 
-static int add_piece(pieces_t *ps, int peer, hdring_loc_t at, size_t count, size_t elem)
+static void add_piece(pieces_t *ps, int peer, hdring_loc_t at, size_t count, size_t elem)
 {
-    if (ps->n == ps->cap) {
-        const int cap = 0 == ps->cap ? 4 : 2 * ps->cap;
-        hdring_msg_t *m = realloc(ps->msg, (size_t) cap * sizeof(*m));
-        if (NULL == m) {
-            return HDRING_ERR_NOMEM;
-        }
-        ps->msg = m;
-        size_t *e = realloc(ps->elem, (size_t) cap * sizeof(*e));
-        if (NULL == e) {
-            return HDRING_ERR_NOMEM;
-        }
-        ps->elem = e;
-        ps->cap = cap;
+    if (NULL != ps->msg) {
+        ps->msg[ps->n] = hdring_msg(peer, at, count);
+        ps->elem[ps->n] = elem;
     }
-    ps->msg[ps->n] = hdring_msg(peer, at, count);
-    ps->elem[ps->n++] = elem;
-    return HDRING_OK;
-}
-
-static void pieces_free(pieces_t *ps)
-{
-    free(ps->msg);
-    free(ps->elem);
+    ++ps->n;
 }
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
@@ -63,55 +58,76 @@ static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
  *         `positions_buf` by element;
  *   own:  the pieces of its own block, one per overlapping position (peer: the position's holder), addressed at
  *         `mine` plus the offset within the block.
- * Pieces it both holds and owns are copied between the two and left out of the messages.
+ * Pieces it both holds and owns go to `local`, to be copied between the two and left out of the messages.
  */
-static int redistribute(const hdring_xport_t *x, const hdring_blocks_t *owned, const hdring_layout_t *layout,
-                        hdring_buf_t positions_buf, hdring_loc_t mine, bool deliver)
+static void list_pieces(const hdring_xport_t *x, const hdring_blocks_t *owned, const hdring_layout_t *layout,
+                        hdring_buf_t positions_buf, hdring_loc_t mine, pieces_t *held, pieces_t *own, pieces_t *local)
 {
-    const hdring_partition_t *pos = layout->positions, *blocks = owned->parts;
-    const int r = x->rank, my_block = hdring_block_of(owned, r);
+    const hdring_positions_t *pos = &layout->positions;
+    const hdring_partition_t *blocks = owned->parts;
+    const int r = x->rank, my_block = hdring_block_of(owned, r), npos = 1 << layout->log2_npos;
     const size_t my_first = hdring_part_offset(blocks, my_block), my_end = hdring_part_offset(blocks, my_block + 1);
-    pieces_t held = {NULL, NULL, 0, 0}, own = {NULL, NULL, 0, 0}, local = {NULL, NULL, 0, 0};
-    int rc = HDRING_OK;
 
-    for (int j = 0; j < pos->nparts && HDRING_OK == rc; ++j) {
-        if (layout->holder[j] != r || 0 == hdring_part_count(pos, j)) {
+    for (int j = 0; j < npos; ++j) {
+        const size_t first = hdring_pos_offset(pos, j), end = hdring_pos_offset(pos, j + 1);
+        if (hdring_layout_holder(layout, j) != r || first == end) {
             continue;
         }
-        const size_t first = hdring_part_offset(pos, j), end = hdring_part_offset(pos, j + 1);
         for (int b = part_of(blocks, first); b < blocks->nparts && hdring_part_offset(blocks, b) < end; ++b) {
             const size_t lo = max_size(first, hdring_part_offset(blocks, b));
             const size_t hi = min_size(end, hdring_part_offset(blocks, b + 1));
             if (lo < hi && b != my_block) {
-                rc = add_piece(&held, hdring_owner_of(owned, b), hdring_at(positions_buf, lo), hi - lo, lo);
+                add_piece(held, hdring_owner_of(owned, b), hdring_at(positions_buf, lo), hi - lo, lo);
             }
         }
     }
     if (my_first < my_end) {
-        for (int j = part_of(pos, my_first); j < pos->nparts && hdring_part_offset(pos, j) < my_end && HDRING_OK == rc;
-             ++j) {
-            const size_t lo = max_size(my_first, hdring_part_offset(pos, j));
-            const size_t hi = min_size(my_end, hdring_part_offset(pos, j + 1));
+        for (int j = position_of(layout, my_first); j < npos && hdring_pos_offset(pos, j) < my_end; ++j) {
+            const size_t lo = max_size(my_first, hdring_pos_offset(pos, j));
+            const size_t hi = min_size(my_end, hdring_pos_offset(pos, j + 1));
             if (lo >= hi) {
                 continue;
             }
+            const int holder = hdring_layout_holder(layout, j);
             hdring_loc_t at = mine;
             at.off += lo - my_first;
-            rc = add_piece(layout->holder[j] == r ? &local : &own, layout->holder[j], at, hi - lo, lo);
+            add_piece(holder == r ? local : own, holder, at, hi - lo, lo);
         }
     }
-    if (HDRING_OK == rc) {
-        rc = deliver ? hdring_exchange(x, held.msg, held.n, own.msg, own.n)
-                     : hdring_exchange(x, own.msg, own.n, held.msg, held.n);
+}
+
+/* Room for n pieces, taken from the transport (none for none: the list then stays empty). */
+static int make_room(const hdring_xport_t *x, pieces_t *ps, int n)
+{
+    if (0 == n) {
+        return HDRING_OK;
     }
+    ps->msg = hdring_take(x, (size_t) n, sizeof(*ps->msg));
+    ps->elem = hdring_take(x, (size_t) n, sizeof(*ps->elem));
+    ps->n = 0;
+    return NULL == ps->msg || NULL == ps->elem ? HDRING_ERR_NOMEM : HDRING_OK;
+}
+
+/* Counts the pieces, takes room for them, lists them, then one exchange and the local copies. */
+static int redistribute(const hdring_xport_t *x, const hdring_blocks_t *owned, const hdring_layout_t *layout,
+                        hdring_buf_t positions_buf, hdring_loc_t mine, bool deliver)
+{
+    pieces_t held = {NULL, NULL, 0}, own = {NULL, NULL, 0}, local = {NULL, NULL, 0};
+    list_pieces(x, owned, layout, positions_buf, mine, &held, &own, &local);
+    int rc = make_room(x, &held, held.n);
+    rc = HDRING_OK == rc ? make_room(x, &own, own.n) : rc;
+    rc = HDRING_OK == rc ? make_room(x, &local, local.n) : rc;
+    if (HDRING_OK != rc) {
+        return rc;
+    }
+    list_pieces(x, owned, layout, positions_buf, mine, &held, &own, &local);
+    rc = deliver ? hdring_exchange(x, held.msg, held.n, own.msg, own.n)
+                 : hdring_exchange(x, own.msg, own.n, held.msg, held.n);
     for (int i = 0; i < local.n && HDRING_OK == rc; ++i) {
         const hdring_loc_t in_position = hdring_at(positions_buf, local.elem[i]);
         rc = deliver ? hdring_copy(x, in_position, local.msg[i].at, local.msg[i].count)
                      : hdring_copy(x, local.msg[i].at, in_position, local.msg[i].count);
     }
-    pieces_free(&held);
-    pieces_free(&own);
-    pieces_free(&local);
     return rc;
 }
 

@@ -87,15 +87,19 @@ static inline int hdring_group_rank(const hdring_group_t *g, int v)
 }
 
 /* Positions of an RHD schedule as a view of a partition: position q is parts [q*stride, (q+1)*stride), so a
- * binary block can run on a coarsening of block 0's positions without building another table. */
+ * binary block can run on a coarsening of block 0's positions without building another table; with `groups`
+ * set, the boundaries go through the fold's groups: position q is parts [group_first(q*stride),
+ * group_first((q+1)*stride)), the blocks of the ranks the vranks stand for. */
 typedef struct hdring_positions {
     const hdring_partition_t *parts;
     int stride;
+    const hdring_fold_t *groups; /* NULL: no grouping */
 } hdring_positions_t;
 
 static inline size_t hdring_pos_offset(const hdring_positions_t *pos, int q)
 {
-    return hdring_part_offset(pos->parts, q * pos->stride);
+    const int j = q * pos->stride;
+    return hdring_part_offset(pos->parts, NULL == pos->groups ? j : hdring_fold_group_first(pos->groups, j));
 }
 
 /*
@@ -129,14 +133,23 @@ int hdring_recursive_doubling(const hdring_xport_t *x, const hdring_group_t *g, 
 
 /* ---- redistribution between positions and the ranks owning blocks ---- */
 
-/* Who holds what after a reduce-scatter (before an allgather): position j, the elements of part j of
- * `positions`, is held by rank holder[j]. Positions need not align with blocks (block b belongs to rank
+/* Who holds what after a reduce-scatter (before an allgather): position j (0 <= j < 2^log2_npos) is held by
+ * hdring_rhd_position_holder(order, log2_npos, j), a vrank of the fold's survivors, or with `fold` NULL that
+ * rank itself (block 0 of binary blocks). Positions need not align with blocks (block b belongs to rank
  * hdring_owner_of(blocks, b)): balanced positions keep every step of the schedule balanced, whatever the block
- * sizes. */
+ * sizes. Closed forms: no table. */
 typedef struct hdring_layout {
-    const hdring_partition_t *positions;
-    const int *holder;
+    hdring_positions_t positions;
+    int log2_npos;
+    hdring_rhd_order_t order;
+    const hdring_fold_t *fold;
 } hdring_layout_t;
+
+static inline int hdring_layout_holder(const hdring_layout_t *l, int j)
+{
+    const int v = hdring_rhd_position_holder(l->order, l->log2_npos, j);
+    return NULL == l->fold ? v : hdring_fold_survivor(l->fold, v);
+}
 
 /*
  * Deliver: every holder sends each piece of its position that falls into another rank's block to that rank and
@@ -167,7 +180,7 @@ int hdring_collect(const hdring_xport_t *x, const hdring_blocks_t *blocks, const
  * Trace p = 6 = 4 + 2: ranks 0-3 and 4-5 reduce-scatter in their blocks; rank 4 (half the vector) sends
  *   quarters to the two ranks of block 0 holding them, rank 5 likewise; block 0 reduces them in.
  */
-int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *bb, const hdring_partition_t *fine,
+int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *bb, const hdring_positions_t *fine,
                             hdring_buf_t src, hdring_buf_t acc);
 
 /*
@@ -176,7 +189,7 @@ int hdring_binblocks_reduce(const hdring_xport_t *x, const hdring_binblocks_t *b
  * itself. On return every rank holds the whole vector. No scratch.
  */
 int hdring_binblocks_broadcast(const hdring_xport_t *x, const hdring_binblocks_t *bb,
-                               const hdring_partition_t *fine, hdring_buf_t acc);
+                               const hdring_positions_t *fine, hdring_buf_t acc);
 
 /* ---- Bruck (Bruck et al., 1997): ceil(log2 p) steps for any p ----
  * Step k (distance d = 2^k, c = min(d, p - d)) moves a window of c ranks' blocks (hdring_pattern.h) between rank r

@@ -2,8 +2,6 @@
 /* hdring pattern layer: see hdring_pattern.h. */
 #include "hdring_pattern.h"
 
-#include <stdlib.h>
-
 bool hdring_is_pow2(int p) { return p > 0 && 0 == (p & (p - 1)); }
 
 int hdring_floor_log2(int p)
@@ -34,58 +32,37 @@ int hdring_bit_reverse(int v, int nbits)
 
 /* ---- partitions ---- */
 
-static int partition_alloc(hdring_partition_t *pt, int nparts)
+hdring_partition_t hdring_partition_balanced(int nparts, size_t total)
 {
-    pt->nparts = nparts;
-    pt->displ = malloc((size_t) (nparts + 1) * sizeof(*pt->displ));
-    return NULL == pt->displ ? HDRING_ERR_NOMEM : 0;
+    const hdring_partition_t pt = {nparts, 0, NULL, total / (size_t) nparts, total % (size_t) nparts};
+    return pt;
 }
 
-int hdring_partition_balanced(hdring_partition_t *pt, int nparts, size_t total)
+hdring_partition_t hdring_partition_uniform(int nparts, size_t each)
 {
-    if (0 != partition_alloc(pt, nparts)) {
-        return HDRING_ERR_NOMEM;
-    }
-    size_t base = total / (size_t) nparts, extra = total % (size_t) nparts;
-    pt->displ[0] = 0;
+    const hdring_partition_t pt = {nparts, 0, NULL, each, 0};
+    return pt;
+}
+
+hdring_partition_t hdring_partition_of_displs(int nparts, const size_t *displ)
+{
+    const hdring_partition_t pt = {nparts, 0, displ, 0, 0};
+    return pt;
+}
+
+void hdring_displs_from_counts(size_t *displ, int nparts, const size_t *counts)
+{
+    displ[0] = 0;
     for (int i = 0; i < nparts; ++i) {
-        pt->displ[i + 1] = pt->displ[i] + base + ((size_t) i < extra ? 1 : 0);
+        displ[i + 1] = displ[i] + counts[i];
     }
-    return 0;
-}
-
-int hdring_partition_from_counts(hdring_partition_t *pt, int nparts, const size_t *counts)
-{
-    if (0 != partition_alloc(pt, nparts)) {
-        return HDRING_ERR_NOMEM;
-    }
-    pt->displ[0] = 0;
-    for (int i = 0; i < nparts; ++i) {
-        pt->displ[i + 1] = pt->displ[i] + counts[i];
-    }
-    return 0;
-}
-
-int hdring_partition_uniform(hdring_partition_t *pt, int nparts, size_t each)
-{
-    if (0 != partition_alloc(pt, nparts)) {
-        return HDRING_ERR_NOMEM;
-    }
-    for (int i = 0; i <= nparts; ++i) {
-        pt->displ[i] = (size_t) i * each;
-    }
-    return 0;
-}
-
-void hdring_partition_free(hdring_partition_t *pt)
-{
-    free(pt->displ);
-    pt->displ = NULL;
-    pt->nparts = 0;
 }
 
 size_t hdring_partition_max_part(const hdring_partition_t *pt)
 {
+    if (NULL == pt->displ) { /* balanced: the extra elements go to the first parts of the underlying sequence */
+        return 0 == pt->nparts ? 0 : pt->base + ((size_t) pt->first < pt->extra ? 1 : 0);
+    }
     size_t max = 0;
     for (int i = 0; i < pt->nparts; ++i) {
         size_t c = hdring_part_count(pt, i);

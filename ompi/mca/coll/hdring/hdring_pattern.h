@@ -32,38 +32,54 @@ int hdring_floor_pow2(int p); /* largest power of two <= p */
 int hdring_bit_reverse(int v, int nbits);
 
 /* ---- partitions ----
- * A partition splits [0, total) into nparts consecutive parts: part i is [displ[i], displ[i+1]) - displ[0].
- * displ has nparts + 1 entries and is owned by the partition, except in a sub-partition, which views a run of
- * another's parts (hdring_partition_sub) and is never freed. */
+ * A partition splits [0, total) into nparts consecutive parts and owns no memory: a balanced one is closed
+ * forms (part j has base + (j < extra ? 1 : 0) elements), any other reads the caller's boundaries displ[], part j
+ * being [displ[j], displ[j+1]). A sub-partition views a run of another's parts (hdring_partition_sub); offsets
+ * count from its first part's start. Partitions are values: copy them freely, nothing to free. */
 typedef struct hdring_partition {
     int nparts;
-    size_t *displ;
+    int first;           /* part 0 is part `first` of the underlying sequence */
+    const size_t *displ; /* the caller's boundaries, or NULL: balanced */
+    size_t base, extra;
 } hdring_partition_t;
 
 /* Parts differ by at most one element; the first total % nparts parts get the extra one. Parts may be
  * empty (total < nparts). */
-int hdring_partition_balanced(hdring_partition_t *pt, int nparts, size_t total);
-/* Part i holds counts[i] elements (zeros allowed). */
-int hdring_partition_from_counts(hdring_partition_t *pt, int nparts, const size_t *counts);
+hdring_partition_t hdring_partition_balanced(int nparts, size_t total);
 /* Part i holds `each` elements. */
-int hdring_partition_uniform(hdring_partition_t *pt, int nparts, size_t each);
-void hdring_partition_free(hdring_partition_t *pt);
+hdring_partition_t hdring_partition_uniform(int nparts, size_t each);
+/* Part i is [displ[i], displ[i+1]): nparts + 1 non-decreasing boundaries the caller keeps alive. */
+hdring_partition_t hdring_partition_of_displs(int nparts, const size_t *displ);
+/* displ[0] = 0, displ[i+1] = displ[i] + counts[i] for i < nparts: boundaries for hdring_partition_of_displs. */
+void hdring_displs_from_counts(size_t *displ, int nparts, const size_t *counts);
+
+/* Where the underlying sequence's part j starts (j = nparts: where the last part ends). */
+static inline size_t hdring_partition_boundary(const hdring_partition_t *pt, int j)
+{
+    const size_t u = (size_t) (pt->first + j);
+    return NULL != pt->displ ? pt->displ[u] : u * pt->base + (u < pt->extra ? u : pt->extra);
+}
 
 /* Parts first .. first + nparts - 1 of pt, as a partition of their own (offsets from the first one's start). */
 static inline hdring_partition_t hdring_partition_sub(const hdring_partition_t *pt, int first, int nparts)
 {
-    hdring_partition_t sub = {nparts, pt->displ + first};
+    hdring_partition_t sub = *pt;
+    sub.nparts = nparts;
+    sub.first = pt->first + first;
     return sub;
 }
 
-static inline size_t hdring_part_offset(const hdring_partition_t *pt, int i) { return pt->displ[i] - pt->displ[0]; }
+static inline size_t hdring_part_offset(const hdring_partition_t *pt, int i)
+{
+    return hdring_partition_boundary(pt, i) - hdring_partition_boundary(pt, 0);
+}
 static inline size_t hdring_part_count(const hdring_partition_t *pt, int i)
 {
-    return pt->displ[i + 1] - pt->displ[i];
+    return hdring_partition_boundary(pt, i + 1) - hdring_partition_boundary(pt, i);
 }
 static inline size_t hdring_partition_total(const hdring_partition_t *pt)
 {
-    return pt->displ[pt->nparts] - pt->displ[0];
+    return hdring_partition_boundary(pt, pt->nparts) - hdring_partition_boundary(pt, 0);
 }
 size_t hdring_partition_max_part(const hdring_partition_t *pt);
 

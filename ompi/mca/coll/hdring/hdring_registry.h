@@ -176,7 +176,7 @@ typedef struct hdring_algorithm {
     /* Runs it on the calling rank (hdring_algorithms.h). */
     int (*run)(const hdring_xport_t *x, const hdring_args_t *a);
     /* TMP and WORK it needs, in elements, for p ranks. */
-    hdring_scratch_t (*scratch)(int p, const hdring_args_t *a);
+    hdring_scratch_t (*scratch)(const hdring_xport_t *x, const hdring_args_t *a);
     /* Predicted time of one call, n the whole vector in bytes (hdring_cost.h); a hierarchical algorithm also
      * returns the phases the model chooses (phase: HDRING_NPHASES entries). */
     double (*cost)(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase);

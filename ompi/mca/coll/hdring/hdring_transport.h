@@ -9,7 +9,9 @@
  *
  *   exchange  post a batch of sends and receives of element ranges, wait for all of them;
  *   reduce    dst = left (op) right on an element range, left being the operand of the lower ranks;
- *   copy      a local element-range copy.
+ *   copy      a local element-range copy;
+ *   take      memory for a call's message lists and tables (never data): the component serves it from a cache
+ *             kept by the communicator, so a call in steady state allocates nothing.
  *
  * Buffers are named, not pointed to: the transport maps a name and an element offset to memory (offset times
  * the datatype's extent), so kernels work unchanged for contiguous, padded and strided datatypes. IN may be the
@@ -77,6 +79,8 @@ typedef struct hdring_transport_ops {
                   unsigned flags);
     /* src and dst must not overlap (equal locations are a no-op). */
     int (*copy)(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count);
+    /* `bytes` of memory aligned for any type, valid until the collective call returns; NULL if none is left. */
+    void *(*take)(const hdring_xport_t *x, size_t bytes);
 } hdring_transport_ops_t;
 
 struct hdring_xport {
@@ -171,6 +175,13 @@ static inline int hdring_reduce_replicated(const hdring_xport_t *x, hdring_loc_t
 static inline int hdring_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count)
 {
     return x->ops->copy(x, src, dst, count);
+}
+
+/* Memory for n items of `size` bytes until the call returns (hdring_transport_ops_t.take); NULL on overflow or
+ * when none is left. */
+static inline void *hdring_take(const hdring_xport_t *x, size_t n, size_t size)
+{
+    return 0 != size && n > (size_t) -1 / size ? NULL : x->ops->take(x, n * size);
 }
 
 #endif

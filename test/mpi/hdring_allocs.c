@@ -1,0 +1,334 @@
+/*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
+ * hdring_allocs: no heap allocation on the hot path. For every collective and every algorithm hdring offers (and
+ * auto), on a fresh communicator, a few warm-up calls (the first call may build the plan and grow the module's
+ * caches), then MEASURED calls during which this program counts the heap allocations its main thread makes:
+ * there must be none. Threads of Open MPI's runtime are not counted. Allocations made inside the PML and the
+ * transports below it (a frame of an mca_pml_, mca_btl_, mca_allocator_, mca_mpool_ or mca_rcache_ component
+ * on the stack: the transport growing its fragment pools, which happens now and then as timing varies, with
+ * tuned as with hdring) are counted apart and reported, not failed; every other allocation fails the check.
+ *
+ * The counting replaces malloc, calloc, realloc and the aligned allocators of the C library for the whole
+ * process (the executable's definitions take precedence over libc's for every shared object, the component
+ * included) and forwards them to glibc's own entry points. Before anything else it checks that an allocation
+ * inside the window is counted, so a build where the replacement does not take effect fails instead of passing.
+ *
+ *   --colls LIST   collectives to check (default: all five)
+ *   --sizes LIST   message sizes in bytes (default 8,64,1024,4096,65536)
+ *
+ * Prints "hdring_allocs: <n> checks, <m> failures" on rank 0; exit status 0 only without failures.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <execinfo.h>
+#include <link.h>
+#include <malloc.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hdring_mpi_util.h"
+
+/* ---- the counting allocator ---- */
+
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t n, size_t size);
+extern void *__libc_realloc(void *ptr, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+extern void __libc_free(void *ptr);
+
+/* volatile: the compiler knows malloc as a builtin that touches no program state, and would otherwise drop the
+ * window's stores around it */
+static __thread volatile int counting; /* this thread is inside a measured window */
+static __thread volatile long allocations, below; /* below: inside the PML and its transports */
+
+/* The address ranges of the PML and transport components, found once they are loaded. */
+#define MAX_RANGES 256
+static struct range {
+    uintptr_t lo, hi;
+} transport[MAX_RANGES];
+static int ntransport;
+
+static int note_transport(struct dl_phdr_info *info, size_t size, void *unused)
+{
+    static const char *const kinds[] = {"mca_pml_", "mca_btl_", "mca_allocator_", "mca_mpool_", "mca_rcache_"};
+    const char *base = strrchr(info->dlpi_name, '/');
+    bool wanted = false;
+    (void) size, (void) unused;
+    base = NULL == base ? info->dlpi_name : base + 1;
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); ++k) {
+        wanted |= 0 == strncmp(base, kinds[k], strlen(kinds[k]));
+    }
+    for (int i = 0; wanted && i < info->dlpi_phnum && ntransport < MAX_RANGES; ++i) {
+        if (PT_LOAD == info->dlpi_phdr[i].p_type) {
+            const uintptr_t lo = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+            transport[ntransport].lo = lo;
+            transport[ntransport++].hi = lo + info->dlpi_phdr[i].p_memsz;
+        }
+    }
+    return 0;
+}
+
+static bool from_transport(void)
+{
+    void *frames[64];
+    const int n = backtrace(frames, 64);
+    for (int f = 0; f < n; ++f) {
+        for (int i = 0; i < ntransport; ++i) {
+            if ((uintptr_t) frames[f] >= transport[i].lo && (uintptr_t) frames[f] < transport[i].hi) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static void counted(void)
+{
+    if (counting) {
+        counting = 0; /* backtrace must not count itself */
+        if (from_transport()) {
+            ++below;
+        } else {
+            ++allocations;
+        }
+        counting = 1;
+    }
+}
+
+void *malloc(size_t size)
+{
+    counted();
+    return __libc_malloc(size);
+}
+
+void *calloc(size_t n, size_t size)
+{
+    counted();
+    return __libc_calloc(n, size);
+}
+
+void *realloc(void *ptr, size_t size)
+{
+    counted();
+    return __libc_realloc(ptr, size);
+}
+
+void free(void *ptr) { __libc_free(ptr); }
+
+void *memalign(size_t alignment, size_t size)
+{
+    counted();
+    return __libc_memalign(alignment, size);
+}
+
+void *aligned_alloc(size_t alignment, size_t size) { return memalign(alignment, size); }
+
+int posix_memalign(void **out, size_t alignment, size_t size)
+{
+    if (0 == alignment || 0 != (alignment & (alignment - 1)) || 0 != alignment % sizeof(void *)) {
+        return EINVAL;
+    }
+    void *p = memalign(alignment, size);
+    if (NULL == p) {
+        return ENOMEM;
+    }
+    *out = p;
+    return 0;
+}
+
+static void window_open(void)
+{
+    allocations = below = 0;
+    counting = 1;
+}
+
+static long window_close(void)
+{
+    counting = 0;
+    return allocations;
+}
+
+/* ---- the checks ---- */
+
+#define WARMUP 3
+#define MEASURED 5
+
+static long checks, failures, transport_growths;
+static int world_rank, world_size;
+
+static const char *const coll_names[] = {"allreduce", "reduce_scatter", "reduce_scatter_block", "allgather", "bcast"};
+enum { NCOLLS = sizeof(coll_names) / sizeof(coll_names[0]) };
+
+static bool listed(const char *list, const char *name)
+{
+    const size_t len = strlen(name);
+    for (const char *s = list; NULL != s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL) {
+        if (0 == strncmp(s, name, len) && (',' == s[len] || '\0' == s[len])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* One call of collective `coll` moving about `bytes` bytes in all (the vector, as hdring's bytes= counts them). */
+static void call(int coll, MPI_Comm comm, size_t bytes, double *in, double *out, int *rcounts)
+{
+    int p;
+    MPI_Comm_size(comm, &p);
+    const int total = (int) (bytes / sizeof(double)) > 0 ? (int) (bytes / sizeof(double)) : 1;
+    const int per = total / p > 0 ? total / p : 1;
+    switch (coll) {
+    case 0:
+        MPI_Allreduce(in, out, total, MPI_DOUBLE, MPI_SUM, comm);
+        break;
+    case 1:
+        for (int i = 0; i < p; ++i) { /* uneven blocks: rank i gets per + i % 3 elements */
+            rcounts[i] = per + i % 3;
+        }
+        MPI_Reduce_scatter(in, out, rcounts, MPI_DOUBLE, MPI_SUM, comm);
+        break;
+    case 2:
+        MPI_Reduce_scatter_block(in, out, per, MPI_DOUBLE, MPI_SUM, comm);
+        break;
+    case 3:
+        MPI_Allgather(in, per, MPI_DOUBLE, out, per, MPI_DOUBLE, comm);
+        break;
+    default:
+        MPI_Bcast(out, total, MPI_DOUBLE, p - 1, comm);
+        break;
+    }
+}
+
+/* The communicator a forced algorithm is measured on: created after the MPI_T write, so it runs that algorithm. */
+static void check_one(int coll, const char *alg, size_t bytes, double *in, double *out, int *rcounts)
+{
+    char var[96];
+    MPI_Comm comm;
+    snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", coll_names[coll]);
+    if (0 != util_cvar_write(var, alg)) {
+        printf("hdring_allocs: cannot write %s=%s (is coll/hdring loaded?)\n", var, alg);
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    for (int i = 0; i < WARMUP; ++i) {
+        call(coll, comm, bytes, in, out, rcounts);
+    }
+    window_open();
+    for (int i = 0; i < MEASURED; ++i) {
+        call(coll, comm, bytes, in, out, rcounts);
+    }
+    const long mine = window_close();
+    transport_growths += below;
+    MPI_Comm_free(&comm);
+    util_cvar_write(var, "auto");
+
+    const long all = util_sum(MPI_COMM_WORLD, mine);
+    ++checks;
+    if (0 != all) {
+        ++failures;
+    }
+    if (0 != mine) {
+        printf("FAIL %s alg=%s bytes=%zu: rank %d of %d allocated %ld times in %d calls\n", coll_names[coll], alg,
+               bytes, world_rank, world_size, mine, MEASURED);
+    }
+}
+
+/* The counting must see an allocation made inside the window, through the library's own path too. */
+static void check_counting(void)
+{
+    window_open();
+    void *volatile probe = malloc(24);
+    char *volatile dup = strdup("hdring");
+    const long seen = window_close();
+    free(probe);
+    free(dup);
+    if (seen < 2) {
+        printf("FAIL rank %d: the allocation counter saw %ld of 2 allocations: malloc is not replaced\n", world_rank,
+               seen);
+    }
+    ++checks;
+    failures += 0 != util_sum(MPI_COMM_WORLD, seen < 2);
+}
+
+static void usage(const char *why)
+{
+    util_usage_exit("hdring_allocs", "[--colls LIST] [--sizes LIST]", why);
+}
+
+int main(int argc, char **argv)
+{
+    const char *colls = NULL, *sizes = "8,64,1024,4096,65536";
+    int provided;
+
+    MPI_Init(&argc, &argv);
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    for (int i = 1; i < argc; ++i) {
+        if (0 == strcmp(argv[i], "--colls") && i + 1 < argc) {
+            colls = argv[++i];
+        } else if (0 == strcmp(argv[i], "--sizes") && i + 1 < argc) {
+            sizes = argv[++i];
+        } else if (0 == strcmp(argv[i], "--help")) {
+            usage(NULL);
+        } else {
+            usage("unknown argument");
+        }
+    }
+
+    size_t largest = 0;
+    for (const char *s = sizes; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL) {
+        const size_t b = strtoul(s, NULL, 10);
+        largest = b > largest ? b : largest;
+    }
+    const size_t elems = largest / sizeof(double) + 3 * (size_t) world_size + 8; /* room for uneven blocks */
+    double *in = calloc(elems, sizeof(double)), *out = calloc(elems, sizeof(double));
+    int *rcounts = calloc((size_t) world_size, sizeof(int));
+    for (size_t i = 0; i < elems; ++i) {
+        in[i] = (double) (world_rank + 1) * (double) (i % 7);
+    }
+
+    void *warm[4];
+    backtrace(warm, 4); /* its first call loads libgcc: not inside a window */
+    dl_iterate_phdr(note_transport, NULL);
+    if (0 == ntransport) {
+        printf("hdring_allocs: no PML component found among the loaded objects\n");
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    check_counting();
+    for (int coll = 0; coll < NCOLLS; ++coll) {
+        char var[96], algs[1024];
+        if (NULL != colls && !listed(colls, coll_names[coll])) {
+            continue;
+        }
+        snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", coll_names[coll]);
+        if (0 != util_cvar_enum_names(var, algs, sizeof(algs))) {
+            printf("hdring_allocs: %s does not exist (is coll/hdring loaded?)\n", var);
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+        char list[1100];
+        snprintf(list, sizeof(list), "auto,%s", algs);
+        for (char *alg = strtok(list, ","); NULL != alg; alg = strtok(NULL, ",")) {
+            for (const char *s = sizes; s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL) {
+                check_one(coll, alg, strtoul(s, NULL, 10), in, out, rcounts);
+            }
+        }
+    }
+
+    free(in);
+    free(out);
+    free(rcounts);
+    const long all_failures = failures; /* every check counts its failure on every rank */
+    const long all_growths = util_sum(MPI_COMM_WORLD, transport_growths);
+    if (0 == world_rank) {
+        printf("hdring_allocs: the PML and its transports allocated %ld times in all measured calls (not hdring's)\n",
+               all_growths);
+        printf("hdring_allocs: %ld checks, %ld failures\n", checks, all_failures);
+    }
+    MPI_T_finalize();
+    MPI_Finalize();
+    return 0 == all_failures ? 0 : 1;
+}
