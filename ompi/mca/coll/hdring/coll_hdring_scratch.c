@@ -60,7 +60,7 @@ void *mca_coll_hdring_tables_take(mca_coll_hdring_pml_t *t, size_t bytes)
 {
     mca_coll_hdring_tables_t *tb = t->tables;
     const size_t size = (bytes + TABLE_ALIGN - 1) / TABLE_ALIGN * TABLE_ALIGN;
-    if (size < bytes || tb->used > (size_t) -1 - size - TABLE_ALIGN) {
+    if (size < bytes || size > (size_t) -1 - TABLE_ALIGN || tb->used > (size_t) -1 - TABLE_ALIGN - size) {
         return NULL;
     }
     if (tb->used + size <= tb->bytes) {
