@@ -26,7 +26,7 @@ static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
 
 /* The scratch function of an algorithm that needs none. */
 #define NO_SCRATCH(STEM)                                                                                              \
-    hdring_scratch_t hdring_scratch_##STEM(const hdring_xport_t *x, const hdring_args_t *a)                                            \
+    hdring_scratch_t hdring_scratch_##STEM(const hdring_xport_t *x, const hdring_args_t *a)                           \
     {                                                                                                                 \
         const hdring_scratch_t none = {0, 0};                                                                         \
         (void) x, (void) a;                                                                                           \

@@ -17,21 +17,6 @@ static int part_of(const hdring_partition_t *pt, size_t e)
     return lo;
 }
 
-/* The position containing element e, likewise. */
-static int position_of(const hdring_layout_t *l, size_t e)
-{
-    int lo = 0, hi = (1 << l->log2_npos) - 1;
-    while (lo < hi) {
-        const int mid = lo + (hi - lo + 1) / 2;
-        if (hdring_pos_offset(&l->positions, mid) <= e) {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    return lo;
-}
-
 /* A list of pieces: messages, or (for pieces a rank both holds and owns) local copies, for which `elem` records
  * the piece's first element in the position buffer. With msg NULL, only counted. */
 typedef struct pieces {
@@ -82,7 +67,8 @@ static void list_pieces(const hdring_xport_t *x, const hdring_blocks_t *owned, c
         }
     }
     if (my_first < my_end) {
-        for (int j = position_of(layout, my_first); j < npos && hdring_pos_offset(pos, j) < my_end; ++j) {
+        /* every position, as the loop above: those ending before my block overlap none of it */
+        for (int j = 0; j < npos && hdring_pos_offset(pos, j) < my_end; ++j) {
             const size_t lo = max_size(my_first, hdring_pos_offset(pos, j));
             const size_t hi = min_size(my_end, hdring_pos_offset(pos, j + 1));
             if (lo >= hi) {
