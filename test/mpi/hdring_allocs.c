@@ -159,19 +159,6 @@ static long window_close(void)
 static long checks, failures, transport_growths;
 static int world_rank, world_size;
 
-static const char *const coll_names[] = {"allreduce", "reduce_scatter", "reduce_scatter_block", "allgather", "bcast"};
-enum { NCOLLS = sizeof(coll_names) / sizeof(coll_names[0]) };
-
-static bool listed(const char *list, const char *name)
-{
-    const size_t len = strlen(name);
-    for (const char *s = list; NULL != s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL) {
-        if (0 == strncmp(s, name, len) && (',' == s[len] || '\0' == s[len])) {
-            return true;
-        }
-    }
-    return false;
-}
 
 /* One call of collective `coll` moving about `bytes` bytes in all (the vector, as hdring's bytes= counts them). */
 static void call(int coll, MPI_Comm comm, size_t bytes, double *in, double *out, int *rcounts)
@@ -207,7 +194,7 @@ static void check_one(int coll, const char *alg, size_t bytes, double *in, doubl
 {
     char var[96];
     MPI_Comm comm;
-    snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", coll_names[coll]);
+    snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", util_coll_names[coll]);
     if (0 != util_cvar_write(var, alg)) {
         printf("hdring_allocs: cannot write %s=%s (is coll/hdring loaded?)\n", var, alg);
         MPI_Abort(MPI_COMM_WORLD, 3);
@@ -231,7 +218,7 @@ static void check_one(int coll, const char *alg, size_t bytes, double *in, doubl
         ++failures;
     }
     if (0 != mine) {
-        printf("FAIL %s alg=%s bytes=%zu: rank %d of %d allocated %ld times in %d calls\n", coll_names[coll], alg,
+        printf("FAIL %s alg=%s bytes=%zu: rank %d of %d allocated %ld times in %d calls\n", util_coll_names[coll], alg,
                bytes, world_rank, world_size, mine, MEASURED);
     }
 }
@@ -299,12 +286,12 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
     check_counting();
-    for (int coll = 0; coll < NCOLLS; ++coll) {
+    for (int coll = 0; coll < UTIL_NCOLLS; ++coll) {
         char var[96], algs[1024];
-        if (NULL != colls && !listed(colls, coll_names[coll])) {
+        if (NULL != colls && !util_listed(colls, util_coll_names[coll])) {
             continue;
         }
-        snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", coll_names[coll]);
+        snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", util_coll_names[coll]);
         if (0 != util_cvar_enum_names(var, algs, sizeof(algs))) {
             printf("hdring_allocs: %s does not exist (is coll/hdring loaded?)\n", var);
             MPI_Abort(MPI_COMM_WORLD, 3);

@@ -601,29 +601,16 @@ typedef struct options {
     bool quick, repro, large;
 } options_t;
 
-static const char *const coll_names[] = {"allreduce", "reduce_scatter", "reduce_scatter_block", "allgather", "bcast"};
-
 /* "env,auto," and the algorithms of a collective as hdring's MCA enum lists them (just "env,auto" without
  * hdring loaded). */
 static void coll_algs(int coll, char *out, size_t len)
 {
     char var[96], names[1024];
-    snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", coll_names[coll]);
+    snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", util_coll_names[coll]);
     if (0 != util_cvar_enum_names(var, names, sizeof(names))) {
         names[0] = '\0';
     }
     snprintf(out, len, "env,auto%s%s", names[0] ? "," : "", names);
-}
-
-static bool listed(const char *list, const char *name)
-{
-    size_t len = strlen(name);
-    for (const char *s = list; NULL != s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL) {
-        if (0 == strncmp(s, name, len) && (',' == s[len] || '\0' == s[len])) {
-            return true;
-        }
-    }
-    return false;
 }
 
 static void starting(const ctx_t *c, const char *what)
@@ -638,10 +625,10 @@ static void starting(const ctx_t *c, const char *what)
  * whatever the MCA parameters say and is only run when asked for. */
 static bool selected(const options_t *o, const char *alg)
 {
-    if (NULL == o->algs || listed(o->algs, "all")) {
+    if (NULL == o->algs || util_listed(o->algs, "all")) {
         return 0 != strcmp(alg, "env");
     }
-    return listed(o->algs, alg);
+    return util_listed(o->algs, alg);
 }
 
 static size_t counts_for(const options_t *o, int p, size_t *out)
@@ -674,7 +661,7 @@ static void run_collective(ctx_t *c, const options_t *o, int coll)
         if (coll <= 2) {
             for (size_t ki = 0; ki < NREDUCTION_KINDS; ++ki) {
                 const kind_t *k = &reduction_kinds[ki];
-                if ((is_large(count) && !k->heavy) || (NULL != o->types && !listed(o->types, k->type_name))) {
+                if ((is_large(count) && !k->heavy) || (NULL != o->types && !util_listed(o->types, k->type_name))) {
                     continue;
                 }
                 for (int in_place = 0; in_place <= 1; ++in_place) {
@@ -693,7 +680,7 @@ static void run_collective(ctx_t *c, const options_t *o, int coll)
         } else {
             for (size_t ki = 0; ki < NMOVEMENT_KINDS; ++ki) {
                 const kind_t *k = &movement_kinds[ki];
-                if ((is_large(count) && !k->heavy) || (NULL != o->types && !listed(o->types, k->type_name))) {
+                if ((is_large(count) && !k->heavy) || (NULL != o->types && !util_listed(o->types, k->type_name))) {
                     continue;
                 }
                 if (3 == coll) {
@@ -781,8 +768,8 @@ static void force(const char *coll, const char *alg)
 
 static void run_matrix(ctx_t *c, const options_t *o)
 {
-    for (int coll = 0; coll < 5; ++coll) {
-        if (NULL != o->colls && !listed(o->colls, coll_names[coll])) {
+    for (int coll = 0; coll < UTIL_NCOLLS; ++coll) {
+        if (NULL != o->colls && !util_listed(o->colls, util_coll_names[coll])) {
             continue;
         }
         char algs[1024];
@@ -791,11 +778,11 @@ static void run_matrix(ctx_t *c, const options_t *o)
             if (!selected(o, alg)) {
                 continue;
             }
-            force(coll_names[coll], alg);
-            c->coll = coll_names[coll];
+            force(util_coll_names[coll], alg);
+            c->coll = util_coll_names[coll];
             c->alg = alg;
             with_comms(c, o, coll);
-            force(coll_names[coll], "auto");
+            force(util_coll_names[coll], "auto");
         }
     }
 }
@@ -879,13 +866,13 @@ static void run_repro(ctx_t *c, const options_t *o)
             if (!selected(o, alg)) {
                 continue;
             }
-            force(coll_names[coll], alg);
+            force(util_coll_names[coll], alg);
             char what[160];
-            snprintf(what, sizeof(what), "%s alg=%s floating-point reproducibility", coll_names[coll], alg);
+            snprintf(what, sizeof(what), "%s alg=%s floating-point reproducibility", util_coll_names[coll], alg);
             starting(c, what);
             MPI_Comm comm;
             MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-            c->coll = coll_names[coll];
+            c->coll = util_coll_names[coll];
             c->alg = alg;
             c->comm_name = "dup";
             c->comm = comm;
@@ -957,7 +944,7 @@ static void run_repro(ctx_t *c, const options_t *o)
                 }
             }
             MPI_Comm_free(&comm);
-            force(coll_names[coll], "auto");
+            force(util_coll_names[coll], "auto");
         }
     }
 }
@@ -982,7 +969,7 @@ static void run_large(ctx_t *c, const options_t *o)
         coll_algs(alg_list[ci], algs, sizeof(algs));
         for (char *alg = strtok(algs, ","); NULL != alg; alg = strtok(NULL, ",")) {
             const bool hier = 0 == strncmp(alg, "hier_", 5);
-            if (!selected(o, alg) || (hier && hier_done && (NULL == o->algs || listed(o->algs, "all")))) {
+            if (!selected(o, alg) || (hier && hier_done && (NULL == o->algs || util_listed(o->algs, "all")))) {
                 continue;
             }
             hier_done |= hier;

@@ -8,6 +8,20 @@
 
 #define UTIL_TAG 4711
 
+const char *const util_coll_names[UTIL_NCOLLS] = {"allreduce", "reduce_scatter", "reduce_scatter_block", "allgather",
+                                                  "bcast"};
+
+bool util_listed(const char *list, const char *name)
+{
+    const size_t len = strlen(name);
+    for (const char *s = list; NULL != s && *s; s = strchr(s, ',') ? strchr(s, ',') + 1 : NULL) {
+        if (0 == strncmp(s, name, len) && (',' == s[len] || '\0' == s[len])) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static int enum_value(MPI_T_enum enumtype, const char *value, int *out)
 {
     char name[256];

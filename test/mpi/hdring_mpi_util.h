@@ -25,6 +25,13 @@ int util_cvar_enum_names(const char *name, char *out, size_t len);
 /* Read an integer MCA variable through MPI_T. Returns 0 on success, 1 if it does not exist, -1 on error. */
 int util_cvar_read_int(const char *name, int *value);
 
+/* The MPI collectives hdring serves, as its MCA parameters name them (coll_hdring_<name>_algorithm). */
+#define UTIL_NCOLLS 5
+extern const char *const util_coll_names[UTIL_NCOLLS];
+
+/* Whether name is one of the comma-separated items of list. */
+bool util_listed(const char *list, const char *name);
+
 /* Sum of v over comm, delivered to every rank (point-to-point only). */
 long util_sum(MPI_Comm comm, long v);
 
