@@ -15,10 +15,15 @@
  * should be 1: a control outside 1 +- 5% marks the size as noisy.
  *
  *   mpirun -np 4 hdring_ab [--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS]
- *                          [--csv FILE] [--compare]
+ *                          [--csv FILE] [--compare | --churn]
  *
  * --compare times every hdring algorithm of each collective (one communicator each) and tuned, interleaved
  * the same way, and names the fastest per size: the measurements behind the automatic choice's defaults.
+ *
+ * --churn times communicator churn instead of calls: each sample is a batch of MPI_Comm_dup of MPI_COMM_WORLD,
+ * one call of the collective, MPI_Comm_free, with coll_hdring_priority written before the batch so that the
+ * duplicates go to hdring, to tuned or (control) to tuned. It measures what a communicator costs: selection,
+ * hdring's locality exchange and its first-call plan.
  *
  * --alg forces one algorithm on the hdring communicator (for every collective measured). To compare with a
  * forced tuned algorithm, start the job with --mca coll_tuned_use_dynamic_rules 1 --mca
@@ -52,6 +57,7 @@ typedef struct options {
     int nsizes;
     const char *alg, *csv;
     bool compare; /* time every hdring algorithm instead of hdring against tuned */
+    bool churn;   /* time dup + one call + free instead of calls */
     int rounds;
     double batch_s;
 } options_t;
@@ -62,6 +68,8 @@ typedef struct bench {
     MPI_Comm comm[3]; /* hdring, tuned, control */
     MPI_Comm algs[NCOLLS][MAX_CONTENDERS]; /* --compare: one communicator per hdring algorithm */
     MPI_Comm book;    /* bookkeeping (tuned): barriers and the max of the timings */
+    const char *hdring_priority; /* --churn: the priority binding a duplicate to hdring */
+    bool churn;
     int rank, size;
     char *sbuf, *rbuf;
     int *rcounts;
@@ -128,13 +136,24 @@ static void call(const bench_t *b, int coll, size_t bytes, MPI_Comm comm)
     }
 }
 
-/* Seconds per call for `iters` calls, the slowest rank's. */
+/* Seconds per call for `iters` calls, the slowest rank's. With --churn, per duplicate + call + free instead; the
+ * duplicates go where `comm` goes (to hdring for comm[0], to tuned otherwise). */
 static double timed(const bench_t *b, int coll, size_t bytes, MPI_Comm comm, int iters)
 {
+    if (b->churn) {
+        cvar_must("coll_hdring_priority", comm == b->comm[0] ? b->hdring_priority : "-1");
+    }
     MPI_Barrier(b->book);
     const double t0 = MPI_Wtime();
     for (int i = 0; i < iters; ++i) {
-        call(b, coll, bytes, comm);
+        if (b->churn) {
+            MPI_Comm dup;
+            MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+            call(b, coll, bytes, dup);
+            MPI_Comm_free(&dup);
+        } else {
+            call(b, coll, bytes, comm);
+        }
     }
     double t = (MPI_Wtime() - t0) / iters, slowest;
     MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, b->book);
@@ -220,8 +239,9 @@ static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
     if (0 == b->rank) {
         char them[32];
         snprintf(them, sizeof(them), "%s (us)", baseline());
-        printf("\n# %s, %d ranks: hdring (%s) vs %s (%s), %d interleaved rounds\n", coll_names[coll], b->size,
-               o->alg ? o->alg : "auto", baseline(), tuned_label(coll), o->rounds);
+        printf("\n# %s%s, %d ranks: hdring (%s) vs %s (%s), %d interleaved rounds\n", coll_names[coll],
+               o->churn ? " churn (MPI_Comm_dup, one call, MPI_Comm_free)" : "", b->size, o->alg ? o->alg : "auto",
+               baseline(), tuned_label(coll), o->rounds);
         printf("# ratio: the median over rounds of each round's hdring/%s time (so not the quotient of the two\n"
                "# median times); q1-q3 its interquartile range, min and max its extremes\n", baseline());
         printf("%-12s %12s %12s %7s %7s %7s %7s %7s %8s  %s\n", "# size", "hdring (us)", them, "ratio", "q1", "q3",
@@ -359,7 +379,7 @@ static void usage(const char *why)
 {
     util_usage_exit("hdring_ab",
                     "[--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS] [--csv FILE] "
-                    "[--compare]\n(under mpirun; the comment at the top of perf/hdring_ab.c and the README's "
+                    "[--compare | --churn]\n(under mpirun; the comment at the top of perf/hdring_ab.c and the README's "
                     "Benchmarks section say what each does)",
                     why);
 }
@@ -373,7 +393,7 @@ static void parse(int argc, char **argv, options_t *o)
         if (0 == strcmp(arg, "--help") || 0 == strcmp(arg, "-h")) {
             usage(NULL);
         }
-        if (NULL == val && 0 != strcmp(arg, "--compare")) {
+        if (NULL == val && 0 != strcmp(arg, "--compare") && 0 != strcmp(arg, "--churn")) {
             usage("missing value");
         }
         ++i;
@@ -404,8 +424,9 @@ static void parse(int argc, char **argv, options_t *o)
             }
         } else if (0 == strcmp(arg, "--alg")) {
             o->alg = val;
-        } else if (0 == strcmp(arg, "--compare")) {
-            o->compare = true;
+        } else if (0 == strcmp(arg, "--compare") || 0 == strcmp(arg, "--churn")) {
+            o->compare |= 0 == strcmp(arg, "--compare");
+            o->churn |= 0 == strcmp(arg, "--churn");
             --i; /* a flag: no value */
         } else if (0 == strcmp(arg, "--rounds")) {
             o->rounds = atoi(val);
@@ -419,6 +440,9 @@ static void parse(int argc, char **argv, options_t *o)
         } else {
             usage("unknown option");
         }
+    }
+    if (o->compare && o->churn) {
+        usage("--compare and --churn do not go together");
     }
     if (0 == o->nsizes) {
         for (size_t s = 4; s <= ((size_t) 4 << 20); s *= 4) {
@@ -484,6 +508,8 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &b.comm[2]);
     MPI_Comm_dup(MPI_COMM_WORLD, &b.book);
     cvar_must("coll_hdring_priority", value);
+    b.churn = o.churn;
+    b.hdring_priority = value;
 
     size_t max = 0;
     for (int i = 0; i < o.nsizes; ++i) {
