@@ -16,6 +16,7 @@
 #include "mpi.h"
 #include "ompi/mca/coll/coll.h"
 #include "ompi/communicator/communicator.h"
+#include "opal/threads/mutex.h"
 
 #include "hdring_algorithms.h"
 #include "hdring_plan.h"
@@ -59,6 +60,12 @@ typedef struct mca_coll_hdring_component_t {
     int priority;
     int output; /* opal_output stream of the verbose trace */
     mca_coll_hdring_config_t config;
+    /* What every communicator of the process shares, built once: plans (hdring_plan.h), and each local
+     * process's domain by its rank in the job (-2: not asked yet), which the runtime answers slowly. */
+    opal_mutex_t lock; /* guards both: communicators may be created and first used on several threads */
+    hdring_plan_cache_t plans;
+    int *domains;
+    int ndomains;
 } mca_coll_hdring_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_hdring_component_t mca_coll_hdring_component;

@@ -491,6 +491,10 @@ static int hdring_open(void)
     trace.lds_verbose_level = 1;
     mca_coll_hdring_component.output = opal_output_open(&trace);
     OBJ_DESTRUCT(&trace);
+    OBJ_CONSTRUCT(&mca_coll_hdring_component.lock, opal_mutex_t);
+    mca_coll_hdring_component.plans.used = mca_coll_hdring_component.plans.next = 0;
+    mca_coll_hdring_component.domains = NULL;
+    mca_coll_hdring_component.ndomains = 0;
     return OMPI_SUCCESS;
 }
 
@@ -500,5 +504,8 @@ static int hdring_close(void)
         opal_output_close(mca_coll_hdring_component.output);
         mca_coll_hdring_component.output = -1;
     }
+    free(mca_coll_hdring_component.domains);
+    mca_coll_hdring_component.domains = NULL;
+    OBJ_DESTRUCT(&mca_coll_hdring_component.lock);
     return OMPI_SUCCESS;
 }

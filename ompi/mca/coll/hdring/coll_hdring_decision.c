@@ -43,8 +43,9 @@ static hdring_model_t model_of(const mca_coll_hdring_module_t *m, mca_coll_hdrin
     return model;
 }
 
-static void build_plan(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, int p, bool ordered,
-                       hdring_plan_t *plan)
+/* The plan of one collective for this communicator: the process's cached one for the same input, or built. */
+static void get_plan(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, int p, bool ordered,
+                     hdring_plan_t *plan)
 {
     const int kind = hdring_is_pow2(p) ? HDRING_POF2 : HDRING_NPOF2;
     const hdring_plan_input_t in = {
@@ -53,7 +54,9 @@ static void build_plan(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t
         .small = m->config.small_bytes[coll][kind],
         .large = m->config.large_bytes[coll][kind],
     };
-    hdring_plan_build(&in, plan);
+    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
+    hdring_plan_get(&mca_coll_hdring_component.plans, &in, plan);
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
 }
 
 static void no_phases(hdring_alg_t *phase)
@@ -95,7 +98,7 @@ static void choose(mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *ca
     }
     mca_coll_hdring_plan_t *plan = &m->plan[call->coll][call->ordered ? 1 : 0];
     if (!plan->built) {
-        build_plan(m, call->coll, call->comm_size, call->ordered, &plan->plan);
+        get_plan(m, call->coll, call->comm_size, call->ordered, &plan->plan);
         plan->built = true;
     }
     const hdring_plan_segment_t *seg = hdring_plan_lookup(&plan->plan, call->bytes, &choice->lo);

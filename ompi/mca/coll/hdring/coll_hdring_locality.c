@@ -38,6 +38,7 @@
 #include "coll_hdring.h"
 
 #define NO_DOMAIN (-1)
+#define NOT_ASKED (-2)
 
 static uint64_t name_hash(const char *s)
 {
@@ -101,6 +102,35 @@ static int domain_of(const ompi_proc_t *proc)
     return domain;
 }
 
+/* domain_of, asked once per process of this job (the runtime takes some 10 us per question, and every new
+ * communicator would ask again); processes of other jobs are asked each time. */
+static int cached_domain_of(const ompi_proc_t *proc)
+{
+    mca_coll_hdring_component_t *c = &mca_coll_hdring_component;
+    const uint32_t vpid = OMPI_CAST_RTE_NAME(&proc->super.proc_name)->vpid;
+    int domain = NOT_ASKED;
+
+    if (!same_job(proc)) {
+        return domain_of(proc);
+    }
+    OPAL_THREAD_LOCK(&c->lock);
+    if (NULL == c->domains && ompi_process_info.num_procs <= (uint32_t) INT32_MAX &&
+        NULL != (c->domains = malloc((size_t) ompi_process_info.num_procs * sizeof(*c->domains)))) {
+        c->ndomains = (int) ompi_process_info.num_procs;
+        for (int i = 0; i < c->ndomains; ++i) {
+            c->domains[i] = NOT_ASKED;
+        }
+    }
+    if (vpid < (uint32_t) c->ndomains) {
+        domain = c->domains[vpid];
+        if (NOT_ASKED == domain) {
+            domain = c->domains[vpid] = domain_of(proc);
+        }
+    }
+    OPAL_THREAD_UNLOCK(&c->lock);
+    return NOT_ASKED == domain ? domain_of(proc) : domain;
+}
+
 /* Node labels from coll_hdring_node_map: "a,b,c,...", the node of each process of the job by its rank in
  * MPI_COMM_WORLD. false (reported once) when it is malformed or does not cover every rank of comm. */
 static bool imposed_nodes(const char *map, struct ompi_communicator_t *comm, int *node)
@@ -161,7 +191,8 @@ typedef struct named {
 
 static int by_name(const void *a, const void *b) { return strcmp(((const named_t *) a)->name, ((const named_t *) b)->name); }
 
-/* Nodes from the runtime's host names: equal names, equal node. false when a name is missing. */
+/* Nodes from the runtime's host names: equal names, equal node, numbered 0, 1, ... in the names' order. false when
+ * a name is missing. */
 static bool named_nodes(struct ompi_communicator_t *comm, int *node)
 {
     const int p = ompi_comm_size(comm);
@@ -207,13 +238,13 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
     if (NULL != m->config.node_map && '\0' != m->config.node_map[0] && imposed_nodes(m->config.node_map, comm, node)) {
         source = 0;
     } else if (named_nodes(comm, node)) {
-        hdring_topo_t first;
+        int nodes = 0;
         source = 1;
         for (int r = 0; r < p; ++r) { /* this node's ranks: the runtime has their cpusets */
-            domain[r] = node[r] == node[me] ? domain_of(proc_of(comm, r)) : NO_DOMAIN;
+            domain[r] = node[r] == node[me] ? cached_domain_of(proc_of(comm, r)) : NO_DOMAIN;
+            nodes = node[r] >= nodes ? node[r] + 1 : nodes; /* named_nodes numbers them 0, 1, ... */
         }
-        rc = HDRING_OK == hdring_topo_init(&first, p, node, NULL) ? OMPI_SUCCESS : OMPI_ERR_OUT_OF_RESOURCE;
-        if (OMPI_SUCCESS == rc && first.shape.nodes > 1 && first.shape.ppn_max > 1) {
+        if (nodes > 1 && nodes < p) { /* several nodes, several ranks on one of them */
             all = malloc((size_t) p * sizeof(*all));
             rc = NULL == all ? OMPI_ERR_OUT_OF_RESOURCE : exchange(m, comm, domain[me], all);
             for (int r = 0; OMPI_SUCCESS == rc && r < p; ++r) {
@@ -221,7 +252,6 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
             }
             source = 2;
         }
-        hdring_topo_free(&first);
     } else {
         const ompi_proc_t *self = proc_of(comm, me);
         const char *host = host_of(self);

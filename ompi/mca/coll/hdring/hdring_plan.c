@@ -144,6 +144,42 @@ void hdring_plan_build(const hdring_plan_input_t *in, hdring_plan_t *plan)
     }
 }
 
+static bool same_params(const hdring_cost_params_t *a, const hdring_cost_params_t *b)
+{
+    return a->alpha == b->alpha && a->beta == b->beta && a->gamma == b->gamma && a->exchange == b->exchange;
+}
+
+static bool same_shape(const hdring_shape_t *a, const hdring_shape_t *b)
+{
+    return a->nodes == b->nodes && a->ppn == b->ppn && a->ppn_max == b->ppn_max && a->node_major == b->node_major &&
+           a->index_major == b->index_major;
+}
+
+/* Field by field: the structures have padding. */
+static bool same_input(const hdring_plan_input_t *a, const hdring_plan_input_t *b)
+{
+    const hdring_model_t *x = &a->model, *y = &b->model;
+    return a->coll == b->coll && a->small == b->small && a->large == b->large && x->p == y->p &&
+           x->ordered == y->ordered && same_shape(&x->shape, &y->shape) && x->concurrent == y->concurrent &&
+           same_params(&x->local, &y->local) && same_params(&x->network, &y->network) && x->segment == y->segment;
+}
+
+bool hdring_plan_get(hdring_plan_cache_t *cache, const hdring_plan_input_t *in, hdring_plan_t *plan)
+{
+    for (int e = 0; e < cache->used; ++e) {
+        if (same_input(&cache->entry[e].in, in)) {
+            *plan = cache->entry[e].plan;
+            return true;
+        }
+    }
+    hdring_plan_build(in, plan);
+    const int e = cache->used < HDRING_PLAN_CACHE_ENTRIES ? cache->used++ : cache->next;
+    cache->next = (e + 1) % HDRING_PLAN_CACHE_ENTRIES;
+    cache->entry[e].in = *in;
+    cache->entry[e].plan = *plan;
+    return false;
+}
+
 const hdring_plan_segment_t *hdring_plan_lookup(const hdring_plan_t *plan, size_t bytes, size_t *lo)
 {
     int s = 0;

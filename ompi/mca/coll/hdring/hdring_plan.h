@@ -51,6 +51,23 @@ typedef struct hdring_plan_input {
 
 void hdring_plan_build(const hdring_plan_input_t *in, hdring_plan_t *plan);
 
+/* Plans already built, for communicators of the same shape: a process creates many communicators (duplicates,
+ * splits) over few shapes, and building a plan scans the cost model. A fixed number of entries, the oldest
+ * replaced when full; no allocation. Not thread-safe: the caller serialises. */
+#define HDRING_PLAN_CACHE_ENTRIES 64
+
+typedef struct hdring_plan_cache {
+    int used, next; /* entries filled; the one replaced next when full */
+    struct {
+        hdring_plan_input_t in;
+        hdring_plan_t plan;
+    } entry[HDRING_PLAN_CACHE_ENTRIES];
+} hdring_plan_cache_t;
+
+/* Into *plan, the plan for `in`: a copy of the cached one built from equal input, or built (and cached). Returns
+ * whether it came from the cache. */
+bool hdring_plan_get(hdring_plan_cache_t *cache, const hdring_plan_input_t *in, hdring_plan_t *plan);
+
 /* The segment serving `bytes`; *lo receives the first size of its range. */
 const hdring_plan_segment_t *hdring_plan_lookup(const hdring_plan_t *plan, size_t bytes, size_t *lo);
 
