@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "hdring_pattern.h"
 
@@ -319,15 +320,48 @@ static hdring_rhd_order_t vector_order(const hdring_model_t *m, hdring_rhd_order
 
 /* Deliver (and its reverse, collect): every piece where a position and a block overlap moves unless the
  * position's holder owns the block. Bounded by the busiest port, a rank's sends and receives overlapping. A
- * rank holds one position and owns one block, so one walk over the overlaps sums both. */
-static double layout_time(const hdring_model_t *m, holders_t holders, hdring_rhd_order_t order, bool whole_blocks,
-                          bool all_move, const geometry_t *g, double n)
+ * rank holds one position and owns one block, so one walk over the overlaps sums both.
+ *
+ * A port carries at most LAYOUT_MAX_PIECES pieces (a position of p units spans at most three blocks of p' > p/2
+ * units; a block, at most two positions). On a link that carries one flow (share 1) a port's time is
+ * c alpha + u beta for its c pieces of u bytes in all, so the busiest port is the largest of a few lines in n:
+ * for each c, the most units any port of c pieces carries. Those loads do not depend on n or the link, and
+ * a plan asks for the same layout at many sizes, so they are kept per thread for the last few layouts: the walk,
+ * O(p), runs once per layout instead of once per size. Links shared by several flows (share > 1) walk each
+ * time. */
+#define LAYOUT_MAX_PIECES 3
+#define LAYOUT_MEMO 8
+
+typedef struct layout_key {
+    int p;
+    holders_t holders;
+    hdring_rhd_order_t order;
+    bool whole_blocks, all_move;
+} layout_key_t;
+
+typedef struct layout_loads {
+    layout_key_t key;
+    uint64_t most_units[LAYOUT_MAX_PIECES + 1]; /* [c]: the most units a port of c pieces carries */
+    bool overflow; /* a port carried more pieces than that (never seen): the layout walks each time */
+} layout_loads_t;
+
+static void note_load(layout_loads_t *loads, int pieces, uint64_t units)
 {
-    positions_model_t pm = {g, {0}, holders, order, whole_blocks};
+    if (pieces > LAYOUT_MAX_PIECES) {
+        loads->overflow = true;
+    } else if (units > loads->most_units[pieces]) {
+        loads->most_units[pieces] = units;
+    }
+}
+
+/* One walk: the busiest port's time on link lk and, when loads is not NULL, the loads. */
+static double layout_walk(const layout_key_t *k, const geometry_t *g, link_t lk, double unit, layout_loads_t *loads)
+{
+    positions_model_t pm = {g, {0}, k->holders, k->order, k->whole_blocks};
     const uint64_t block_units = (uint64_t) g->pof2;
-    const double unit = n / ((double) g->p * g->pof2);
-    const link_t lk = link_any(m);
     double sends = 0, receives = 0, busiest = 0;
+    uint64_t send_units = 0, receive_units = 0;
+    int send_pieces = 0, receive_pieces = 0;
 
     hdring_fold_init(&pm.fold, g->p);
     for (int j = 0, b = 0; j < g->pof2 && b < g->p;) {
@@ -335,20 +369,78 @@ static double layout_time(const hdring_model_t *m, holders_t holders, hdring_rhd
         const uint64_t block_begin = (uint64_t) b * block_units, block_end = block_begin + block_units;
         const uint64_t from = pos_begin > block_begin ? pos_begin : block_begin;
         const uint64_t to = pos_end < block_end ? pos_end : block_end;
-        if (to > from && (all_move || position_holder(&pm, j) != b)) {
+        if (to > from && (k->all_move || position_holder(&pm, j) != b)) {
             const double t = transfer(lk, (double) (to - from) * unit);
             sends += t;
             receives += t;
+            send_units += to - from;
+            receive_units += to - from;
+            ++send_pieces;
+            ++receive_pieces;
         }
         if (pos_end <= block_end) {
             busiest = max2(busiest, sends);
+            if (NULL != loads) {
+                note_load(loads, send_pieces, send_units);
+            }
             sends = 0;
+            send_units = 0;
+            send_pieces = 0;
             ++j;
         }
         if (block_end <= pos_end) {
             busiest = max2(busiest, receives);
+            if (NULL != loads) {
+                note_load(loads, receive_pieces, receive_units);
+            }
             receives = 0;
+            receive_units = 0;
+            receive_pieces = 0;
             ++b;
+        }
+    }
+    return busiest;
+}
+
+static bool same_layout(const layout_key_t *a, const layout_key_t *b)
+{
+    return a->p == b->p && a->holders == b->holders && a->order == b->order && a->whole_blocks == b->whole_blocks &&
+           a->all_move == b->all_move;
+}
+
+/* The loads of a layout: kept, or walked for (and kept, replacing the oldest). */
+static const layout_loads_t *layout_loads(const layout_key_t *k, const geometry_t *g)
+{
+    static _Thread_local layout_loads_t memo[LAYOUT_MEMO];
+    static _Thread_local int used, next;
+    for (int e = 0; e < used; ++e) {
+        if (same_layout(&memo[e].key, k)) {
+            return &memo[e];
+        }
+    }
+    const int e = used < LAYOUT_MEMO ? used++ : next;
+    next = (e + 1) % LAYOUT_MEMO;
+    memset(&memo[e], 0, sizeof(memo[e]));
+    memo[e].key = *k;
+    const link_t any = {0, 0, 1};
+    layout_walk(k, g, any, 0, &memo[e]);
+    return &memo[e];
+}
+
+static double layout_time(const hdring_model_t *m, holders_t holders, hdring_rhd_order_t order, bool whole_blocks,
+                          bool all_move, const geometry_t *g, double n)
+{
+    const layout_key_t k = {g->p, holders, order, whole_blocks, all_move};
+    const double unit = n / ((double) g->p * g->pof2);
+    const link_t lk = link_any(m);
+    const layout_loads_t *loads = lk.share > 1 ? NULL : layout_loads(&k, g);
+    if (NULL == loads || loads->overflow) {
+        return layout_walk(&k, g, lk, unit, NULL);
+    }
+    double busiest = 0;
+    for (int c = 1; c <= LAYOUT_MAX_PIECES; ++c) {
+        if (loads->most_units[c] > 0) {
+            busiest = max2(busiest, c * lk.alpha + (double) loads->most_units[c] * unit * lk.beta);
         }
     }
     return busiest;

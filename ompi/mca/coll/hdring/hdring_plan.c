@@ -8,7 +8,8 @@
 
 #define SCAN_FIRST 1.0
 #define SCAN_LAST 17592186044416.0 /* 2^44 bytes: the last segment extends to any size */
-#define SCAN_STEP 1.1
+#define SCAN_STEP 2.0
+#define CROSSOVER_PRECISION (1.0 / 128) /* relative: a crossover is found to within 1% (the costs there differ by less) */
 
 /* The algorithm of `coll` with that role (every collective has one latency and one bandwidth algorithm). */
 static hdring_alg_t with_role(hdring_coll_t coll, hdring_role_t role)
@@ -121,7 +122,7 @@ void hdring_plan_build(const hdring_plan_input_t *in, hdring_plan_t *plan)
             const choice_t w = fastest(algs, nalgs, in, next);
             if (!same_choice(&w, &winner)) { /* the first size where the choice changes, by bisection */
                 double lo = at, hi = next;
-                while (hi - lo > 1) {
+                while (hi - lo > 1 && hi - lo > lo * CROSSOVER_PRECISION) {
                     const double mid = lo + (hi - lo) / 2;
                     const choice_t c = fastest(algs, nalgs, in, mid);
                     if (same_choice(&c, &winner)) {
