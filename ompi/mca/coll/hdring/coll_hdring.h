@@ -70,18 +70,19 @@ typedef struct mca_coll_hdring_component_t {
 
 OMPI_MODULE_DECLSPEC extern mca_coll_hdring_component_t mca_coll_hdring_component;
 
-/* The lower-priority implementation of each collective hdring provides, kept for the cases it declines. */
+/* The lower-priority implementation of each collective hdring provides, kept for the cases it declines: the
+ * fields of the communicator's table (mca_coll_base_comm_coll_t) with the same names. */
 typedef struct mca_coll_hdring_fallback {
-    mca_coll_base_module_allreduce_fn_t allreduce;
-    mca_coll_base_module_t *allreduce_module;
-    mca_coll_base_module_reduce_scatter_fn_t reduce_scatter;
-    mca_coll_base_module_t *reduce_scatter_module;
-    mca_coll_base_module_reduce_scatter_block_fn_t reduce_scatter_block;
-    mca_coll_base_module_t *reduce_scatter_block_module;
-    mca_coll_base_module_allgather_fn_t allgather;
-    mca_coll_base_module_t *allgather_module;
-    mca_coll_base_module_bcast_fn_t bcast;
-    mca_coll_base_module_t *bcast_module;
+    mca_coll_base_module_allreduce_fn_t coll_allreduce;
+    mca_coll_base_module_t *coll_allreduce_module;
+    mca_coll_base_module_reduce_scatter_fn_t coll_reduce_scatter;
+    mca_coll_base_module_t *coll_reduce_scatter_module;
+    mca_coll_base_module_reduce_scatter_block_fn_t coll_reduce_scatter_block;
+    mca_coll_base_module_t *coll_reduce_scatter_block_module;
+    mca_coll_base_module_allgather_fn_t coll_allgather;
+    mca_coll_base_module_t *coll_allgather_module;
+    mca_coll_base_module_bcast_fn_t coll_bcast;
+    mca_coll_base_module_t *coll_bcast_module;
 } mca_coll_hdring_fallback_t;
 
 /* Scratch memory kept by a module between calls, up to config.scratch_cache_bytes. */

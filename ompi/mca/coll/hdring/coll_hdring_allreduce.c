@@ -30,7 +30,7 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
     };
     mca_coll_hdring_decide(m, comm, &call, &choice);
     if (choice.fallback) {
-        return m->fallback.allreduce(sbuf, rbuf, count, dtype, op, comm, m->fallback.allreduce_module);
+        return m->fallback.coll_allreduce(sbuf, rbuf, count, dtype, op, comm, m->fallback.coll_allreduce_module);
     }
 
     hdring_blocks_t none;

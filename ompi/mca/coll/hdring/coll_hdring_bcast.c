@@ -107,7 +107,7 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
     };
     mca_coll_hdring_decide(m, comm, &call, &choice);
     if (choice.fallback) {
-        return m->fallback.bcast(buf, count, dtype, root, comm, m->fallback.bcast_module);
+        return m->fallback.coll_bcast(buf, count, dtype, root, comm, m->fallback.coll_bcast_module);
     }
     if (cuts_message(&choice)) {
         return bcast_bytes(m, &choice, buf, count, dtype, call.bytes, root, comm);

@@ -11,7 +11,6 @@
 #include "ompi_config.h"
 
 #include <string.h>
-#include <unistd.h>
 
 #include "opal/mca/base/mca_base_var.h"
 #include "ompi/mca/coll/base/base.h"
@@ -22,17 +21,31 @@
 static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm);
 static int hdring_module_disable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm);
 
+/* What Open MPI 5 does with MCA_COLL_SAVE_API and MCA_COLL_INSTALL_API: keep the communicator's current function
+ * and module of one collective, with a reference on the module; and give it back. */
+#define SAVE_FALLBACK(m, below, api)                                                                                 \
+    do {                                                                                                           \
+        (m)->fallback.coll_##api = (below)->coll_##api;                                                            \
+        (m)->fallback.coll_##api##_module = (below)->coll_##api##_module;                                          \
+        OBJ_RETAIN((m)->fallback.coll_##api##_module);                                                             \
+    } while (0)
+
+#define RELEASE_FALLBACK(m, api)                                                                                     \
+    do {                                                                                                           \
+        OBJ_RELEASE((m)->fallback.coll_##api##_module);                                                            \
+        (m)->fallback.coll_##api = NULL;                                                                           \
+    } while (0)
+
 static void release_fallback(mca_coll_hdring_module_t *m)
 {
     if (!m->fallback_retained) {
         return;
     }
-    OBJ_RELEASE(m->fallback.allreduce_module);
-    OBJ_RELEASE(m->fallback.reduce_scatter_module);
-    OBJ_RELEASE(m->fallback.reduce_scatter_block_module);
-    OBJ_RELEASE(m->fallback.allgather_module);
-    OBJ_RELEASE(m->fallback.bcast_module);
-    memset(&m->fallback, 0, sizeof(m->fallback));
+    RELEASE_FALLBACK(m, allreduce);
+    RELEASE_FALLBACK(m, reduce_scatter);
+    RELEASE_FALLBACK(m, reduce_scatter_block);
+    RELEASE_FALLBACK(m, allgather);
+    RELEASE_FALLBACK(m, bcast);
     m->fallback_retained = false;
 }
 
@@ -61,8 +74,8 @@ OBJ_CLASS_INSTANCE(mca_coll_hdring_module_t, mca_coll_base_module_t, hdring_modu
 
 /*
  * Once per process, at MPI_Init. With hdring as the only coll component (--mca coll hdring) no communicator
- * can get barrier, alltoall, the nonblocking collectives...: Open MPI would fail later with a message that
- * does not say why. Say why, with a command line that works, and stop.
+ * can get barrier, alltoall, the nonblocking collectives...: say why, with a command line that works, and
+ * decline, as Open MPI's components do when they cannot run; Open MPI then stops the job.
  */
 int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_threads)
 {
@@ -70,10 +83,8 @@ int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_thr
     (void) enable_mpi_threads;
     mca_coll_hdring_report_bad_values();
     if (1 == opal_list_get_size(&ompi_coll_base_framework.framework_components)) {
-        /* The pause lets the message reach mpirun before the aborts tear the job down. */
         mca_coll_hdring_report("hdring alone", ompi_process_info.nodename, mca_coll_hdring_component.priority);
-        sleep(1);
-        ompi_rte_abort(OMPI_ERR_NOT_AVAILABLE, NULL);
+        return OMPI_ERR_NOT_AVAILABLE;
     }
     return OMPI_SUCCESS;
 }
@@ -155,22 +166,11 @@ static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_comm
         report_no_fallback(missing);
         return OMPI_ERR_NOT_FOUND;
     }
-
-    m->fallback.allreduce = below->coll_allreduce;
-    m->fallback.allreduce_module = below->coll_allreduce_module;
-    m->fallback.reduce_scatter = below->coll_reduce_scatter;
-    m->fallback.reduce_scatter_module = below->coll_reduce_scatter_module;
-    m->fallback.reduce_scatter_block = below->coll_reduce_scatter_block;
-    m->fallback.reduce_scatter_block_module = below->coll_reduce_scatter_block_module;
-    m->fallback.allgather = below->coll_allgather;
-    m->fallback.allgather_module = below->coll_allgather_module;
-    m->fallback.bcast = below->coll_bcast;
-    m->fallback.bcast_module = below->coll_bcast_module;
-    OBJ_RETAIN(m->fallback.allreduce_module);
-    OBJ_RETAIN(m->fallback.reduce_scatter_module);
-    OBJ_RETAIN(m->fallback.reduce_scatter_block_module);
-    OBJ_RETAIN(m->fallback.allgather_module);
-    OBJ_RETAIN(m->fallback.bcast_module);
+    SAVE_FALLBACK(m, below, allreduce);
+    SAVE_FALLBACK(m, below, reduce_scatter);
+    SAVE_FALLBACK(m, below, reduce_scatter_block);
+    SAVE_FALLBACK(m, below, allgather);
+    SAVE_FALLBACK(m, below, bcast);
     m->fallback_retained = true;
     /* Where the ranks sit, once per communicator. It only fails out of memory (or if the communicator cannot
      * carry a message): then hdring does not serve this communicator. */
