@@ -86,18 +86,23 @@ static void check_fastest(const hdring_plan_input_t *in, const hdring_plan_t *pl
     }
 }
 
+static void check_plan(const hdring_plan_input_t *in, const char *what)
+{
+    hdring_plan_t plan;
+    hdring_plan_build(in, &plan);
+    check_cover(&plan, what);
+    check_fastest(in, &plan, what);
+}
+
 START_TEST(plans_cover_every_size_with_the_fastest)
 {
     for (int c = 0; c < HDRING_NCOLLS; ++c) {
         for (int p = 1; p <= 70; ++p) {
             for (int ordered = 0; ordered < 2; ++ordered) {
                 const hdring_plan_input_t in = {(hdring_coll_t) c, model_of(p, ordered, 1, false), 0, 0};
-                hdring_plan_t plan;
                 char what[96];
                 snprintf(what, sizeof(what), "%s p=%d%s", hdring_coll_name(c), p, ordered ? " ordered" : "");
-                hdring_plan_build(&in, &plan);
-                check_cover(&plan, what);
-                check_fastest(&in, &plan, what);
+                check_plan(&in, what);
             }
         }
     }
@@ -111,13 +116,10 @@ START_TEST(plans_on_several_nodes)
             for (int ppn = 1; ppn <= 4; ++ppn) {
                 for (int rr = 0; rr < 2; ++rr) {
                     const hdring_plan_input_t in = {(hdring_coll_t) c, model_of(nodes * ppn, false, nodes, rr), 0, 0};
-                    hdring_plan_t plan;
                     char what[96];
                     snprintf(what, sizeof(what), "%s %d nodes x %d%s", hdring_coll_name(c), nodes, ppn,
                              rr ? " round-robin" : "");
-                    hdring_plan_build(&in, &plan);
-                    check_cover(&plan, what);
-                    check_fastest(&in, &plan, what);
+                    check_plan(&in, what);
                 }
             }
         }
