@@ -36,7 +36,8 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
     };
     mca_coll_hdring_decide(m, comm, &call, &choice);
     if (choice.fallback) {
-        return m->fallback.coll_allgather(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, m->fallback.coll_allgather_module);
+        return m->fallback.coll_allgather(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm,
+                                          m->fallback.coll_allgather_module);
     }
 
     mca_coll_hdring_pml_init(&t, m, comm, rdtype, NULL, MCA_COLL_BASE_TAG_ALLGATHER, true);

@@ -72,7 +72,8 @@ int mca_coll_hdring_reduce_scatter(const void *sbuf, void *rbuf, const int *rcou
     };
     mca_coll_hdring_decide(m, comm, &call, &choice);
     if (choice.fallback) {
-        return m->fallback.coll_reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm, m->fallback.coll_reduce_scatter_module);
+        return m->fallback.coll_reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
+                                               m->fallback.coll_reduce_scatter_module);
     }
     return run(m, sbuf, rbuf, rcounts, 0, dtype, op, comm, MCA_COLL_BASE_TAG_REDUCE_SCATTER, &choice, call.ordered);
 }
@@ -96,7 +97,7 @@ int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcoun
     mca_coll_hdring_decide(m, comm, &call, &choice);
     if (choice.fallback) {
         return m->fallback.coll_reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm,
-                                                m->fallback.coll_reduce_scatter_block_module);
+                                                     m->fallback.coll_reduce_scatter_block_module);
     }
     return run(m, sbuf, rbuf, NULL, rcount, dtype, op, comm, MCA_COLL_BASE_TAG_REDUCE_SCATTER_BLOCK, &choice,
                call.ordered);

@@ -9,7 +9,7 @@
 #define SCAN_FIRST 1.0
 #define SCAN_LAST 17592186044416.0 /* 2^44 bytes: the last segment extends to any size */
 #define SCAN_STEP 2.0
-#define CROSSOVER_PRECISION (1.0 / 128) /* relative: a crossover is found to within 1% (the costs there differ by less) */
+#define CROSSOVER_PRECISION (1.0 / 128) /* relative: crossovers found to 1% (the costs there differ by less) */
 
 /* The algorithm of `coll` with that role (every collective has one latency and one bandwidth algorithm). */
 static hdring_alg_t with_role(hdring_coll_t coll, hdring_role_t role)
