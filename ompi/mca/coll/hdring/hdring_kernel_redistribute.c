@@ -52,12 +52,11 @@ static void list_pieces(const hdring_xport_t *x, const hdring_blocks_t *owned, c
     const hdring_partition_t *blocks = owned->parts;
     const int r = x->rank, my_block = hdring_block_of(owned, r), npos = 1 << layout->log2_npos;
     const size_t my_first = hdring_part_offset(blocks, my_block), my_end = hdring_part_offset(blocks, my_block + 1);
+    const int held_pos = hdring_layout_position_of(layout, r);
+    const size_t first = held_pos >= 0 ? hdring_pos_offset(pos, held_pos) : 0;
+    const size_t end = held_pos >= 0 ? hdring_pos_offset(pos, held_pos + 1) : 0;
 
-    for (int j = 0; j < npos; ++j) {
-        const size_t first = hdring_pos_offset(pos, j), end = hdring_pos_offset(pos, j + 1);
-        if (hdring_layout_holder(layout, j) != r || first == end) {
-            continue;
-        }
+    if (first < end) {
         for (int b = part_of(blocks, first); b < blocks->nparts && hdring_part_offset(blocks, b) < end; ++b) {
             const size_t lo = max_size(first, hdring_part_offset(blocks, b));
             const size_t hi = min_size(end, hdring_part_offset(blocks, b + 1));
@@ -67,7 +66,7 @@ static void list_pieces(const hdring_xport_t *x, const hdring_blocks_t *owned, c
         }
     }
     if (my_first < my_end) {
-        /* every position, as the loop above: those ending before my block overlap none of it */
+        /* the positions from the first: those ending before my block overlap none of it */
         for (int j = 0; j < npos && hdring_pos_offset(pos, j) < my_end; ++j) {
             const size_t lo = max_size(my_first, hdring_pos_offset(pos, j));
             const size_t hi = min_size(my_end, hdring_pos_offset(pos, j + 1));
@@ -99,6 +98,16 @@ static int redistribute(const hdring_xport_t *x, const hdring_blocks_t *owned, c
                         hdring_buf_t positions_buf, hdring_loc_t mine, bool deliver)
 {
     pieces_t held = {NULL, NULL, 0}, own = {NULL, NULL, 0}, local = {NULL, NULL, 0};
+    const int held_pos = hdring_layout_position_of(layout, x->rank);
+    const size_t my_first = hdring_block_offset(owned, x->rank), my_count = hdring_block_count(owned, x->rank);
+
+    /* Holding exactly its own block (powers of two in rank order, at least): nothing moves to or from this rank,
+     * as the positions cover the vector once. */
+    if (held_pos >= 0 && hdring_pos_offset(&layout->positions, held_pos) == my_first &&
+        hdring_pos_offset(&layout->positions, held_pos + 1) == my_first + my_count) {
+        const hdring_loc_t in_position = hdring_at(positions_buf, my_first);
+        return deliver ? hdring_copy(x, in_position, mine, my_count) : hdring_copy(x, mine, in_position, my_count);
+    }
     list_pieces(x, owned, layout, positions_buf, mine, &held, &own, &local);
     int rc = make_room(x, &held, held.n);
     rc = HDRING_OK == rc ? make_room(x, &own, own.n) : rc;

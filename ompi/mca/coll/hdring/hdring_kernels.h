@@ -151,6 +151,13 @@ static inline int hdring_layout_holder(const hdring_layout_t *l, int j)
     return NULL == l->fold ? v : hdring_fold_survivor(l->fold, v);
 }
 
+/* Its inverse: the position `rank` holds, or -1 when it holds none (folded away, or outside block 0). */
+static inline int hdring_layout_position_of(const hdring_layout_t *l, int rank)
+{
+    const int v = NULL != l->fold ? hdring_fold_vrank(l->fold, rank) : rank < 1 << l->log2_npos ? rank : -1;
+    return v < 0 ? -1 : hdring_rhd_final_position(l->order, l->log2_npos, v);
+}
+
 /*
  * Deliver: every holder sends each piece of its position that falls into another rank's block to that rank and
  * copies the piece of its own block; every rank receives the pieces of its block at `mine` (its block's first
