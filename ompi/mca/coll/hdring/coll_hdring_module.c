@@ -21,8 +21,8 @@
 static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm);
 static int hdring_module_disable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm);
 
-/* What Open MPI 5 does with MCA_COLL_SAVE_API and MCA_COLL_INSTALL_API: keep the communicator's current function
- * and module of one collective, with a reference on the module; and give it back. */
+/* As Open MPI 5's MCA_COLL_SAVE_API: keep the communicator's current function and module of one collective, with
+ * a reference on the module; and drop them when the module goes. */
 #define SAVE_FALLBACK(m, below, api)                                                                                 \
     do {                                                                                                           \
         (m)->fallback.coll_##api = (below)->coll_##api;                                                            \
