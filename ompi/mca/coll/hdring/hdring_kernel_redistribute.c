@@ -2,13 +2,14 @@
 /* Redistribution between positions and block owners: see hdring_kernels.h. */
 #include "hdring_kernels.h"
 
-/* The part of `pt` containing element e (the last part starting at or before e; empty parts are skipped). */
-static int part_of(const hdring_partition_t *pt, size_t e)
+/* The one of the first npos positions of `pos` containing element e: the last starting at or before e (empty
+ * positions are skipped). A partition's parts are the positions {parts, 1, NULL}. */
+static int position_containing(const hdring_positions_t *pos, int npos, size_t e)
 {
-    int lo = 0, hi = pt->nparts - 1;
+    int lo = 0, hi = npos - 1;
     while (lo < hi) {
         const int mid = lo + (hi - lo + 1) / 2;
-        if (hdring_part_offset(pt, mid) <= e) {
+        if (hdring_pos_offset(pos, mid) <= e) {
             lo = mid;
         } else {
             hi = mid - 1;
@@ -46,18 +47,20 @@ static size_t max_size(size_t a, size_t b) { return a > b ? a : b; }
  * Pieces it both holds and owns go to `local`, to be copied between the two and left out of the messages.
  */
 static void list_pieces(const hdring_xport_t *x, const hdring_blocks_t *owned, const hdring_layout_t *layout,
-                        hdring_buf_t positions_buf, hdring_loc_t mine, pieces_t *held, pieces_t *own, pieces_t *local)
+                        int held_pos, hdring_buf_t positions_buf, hdring_loc_t mine, pieces_t *held, pieces_t *own,
+                        pieces_t *local)
 {
     const hdring_positions_t *pos = &layout->positions;
     const hdring_partition_t *blocks = owned->parts;
+    const hdring_positions_t block_positions = {blocks, 1, NULL};
     const int r = x->rank, my_block = hdring_block_of(owned, r), npos = 1 << layout->log2_npos;
     const size_t my_first = hdring_part_offset(blocks, my_block), my_end = hdring_part_offset(blocks, my_block + 1);
-    const int held_pos = hdring_layout_position_of(layout, r);
     const size_t first = held_pos >= 0 ? hdring_pos_offset(pos, held_pos) : 0;
     const size_t end = held_pos >= 0 ? hdring_pos_offset(pos, held_pos + 1) : 0;
 
     if (first < end) {
-        for (int b = part_of(blocks, first); b < blocks->nparts && hdring_part_offset(blocks, b) < end; ++b) {
+        for (int b = position_containing(&block_positions, blocks->nparts, first);
+             b < blocks->nparts && hdring_part_offset(blocks, b) < end; ++b) {
             const size_t lo = max_size(first, hdring_part_offset(blocks, b));
             const size_t hi = min_size(end, hdring_part_offset(blocks, b + 1));
             if (lo < hi && b != my_block) {
@@ -66,8 +69,7 @@ static void list_pieces(const hdring_xport_t *x, const hdring_blocks_t *owned, c
         }
     }
     if (my_first < my_end) {
-        /* the positions from the first: those ending before my block overlap none of it */
-        for (int j = 0; j < npos && hdring_pos_offset(pos, j) < my_end; ++j) {
+        for (int j = position_containing(pos, npos, my_first); j < npos && hdring_pos_offset(pos, j) < my_end; ++j) {
             const size_t lo = max_size(my_first, hdring_pos_offset(pos, j));
             const size_t hi = min_size(my_end, hdring_pos_offset(pos, j + 1));
             if (lo >= hi) {
@@ -108,14 +110,14 @@ static int redistribute(const hdring_xport_t *x, const hdring_blocks_t *owned, c
         const hdring_loc_t in_position = hdring_at(positions_buf, my_first);
         return deliver ? hdring_copy(x, in_position, mine, my_count) : hdring_copy(x, mine, in_position, my_count);
     }
-    list_pieces(x, owned, layout, positions_buf, mine, &held, &own, &local);
+    list_pieces(x, owned, layout, held_pos, positions_buf, mine, &held, &own, &local);
     int rc = make_room(x, &held, held.n);
     rc = HDRING_OK == rc ? make_room(x, &own, own.n) : rc;
     rc = HDRING_OK == rc ? make_room(x, &local, local.n) : rc;
     if (HDRING_OK != rc) {
         return rc;
     }
-    list_pieces(x, owned, layout, positions_buf, mine, &held, &own, &local);
+    list_pieces(x, owned, layout, held_pos, positions_buf, mine, &held, &own, &local);
     rc = deliver ? hdring_exchange(x, held.msg, held.n, own.msg, own.n)
                  : hdring_exchange(x, own.msg, own.n, held.msg, held.n);
     for (int i = 0; i < local.n && HDRING_OK == rc; ++i) {
