@@ -88,7 +88,7 @@ suite_foundation() {
     # ompi_info shows the component and every parameter with help text
     local params="priority verbose scratch_cache_bytes max_message_elements model_latency_us model_bandwidth_mbs"
     params="$params model_network_latency_us model_network_bandwidth_mbs model_network_exchange_mbs model_reduce_mbs"
-    params="$params node_map"
+    params="$params node_map check_parameters"
     for c in allreduce reduce_scatter reduce_scatter_block allgather bcast; do
         params="$params ${c}_algorithm ${c}_small_bytes_pof2 ${c}_small_bytes_npof2 ${c}_large_bytes_pof2 ${c}_large_bytes_npof2"
     done
@@ -354,6 +354,39 @@ suite_decision() {
         pass "an invalid cost model parameter is reported once and replaced by its default (np=4)"
     else
         fail "an invalid cost model parameter is reported once and replaced by its default (np=4)"
+    fi
+
+    # ranks given different decisive parameters (one application context each): MPI_COMM_WORLD and the
+    # communicators spanning both are left to the fallback, with one message naming the parameters and ranks;
+    # the communicators within one context, whose ranks agree, stay hdring's
+    local chain=(-np 2 -x OMPI_MCA_coll_hdring_bcast_algorithm=chain -x OMPI_MCA_coll_hdring_allreduce_algorithm=ring
+        "$bin/hdring_check" --coll bcast,allreduce --alg env --counts 1000,100000)
+    local binomial=(-np 2 -x OMPI_MCA_coll_hdring_bcast_algorithm=binomial -x OMPI_MCA_coll_hdring_allreduce_algorithm=rhd
+        "$bin/hdring_check" --coll bcast,allreduce --alg env --counts 1000,100000)
+    local differ='coll/hdring: the ranks of a new communicator of 4 ranks run with different'
+    timeout -k 10 "$TIMEOUT" "$MPIRUN" "${MPI_FLAGS[@]}" --mca coll_hdring_verbose 1 "${chain[@]}" : "${binomial[@]}" \
+        >"$LOG" 2>&1
+    local rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c "$differ" "$LOG")" -eq 1 ] &&
+        has '^  coll_hdring_bcast_algorithm: 7 on ranks 0-1; 1 on ranks 2-3$' &&
+        has '^  coll_hdring_allreduce_algorithm: 1 on ranks 0-1; 2 on ranks 2-3$' &&
+        has '^hdring: communicator of 4 ranks left to the next component' &&
+        has '^hdring: bcast np=2 bytes=400000 alg=chain' && has '^hdring: bcast np=2 bytes=400000 alg=binomial' &&
+        ! has '^hdring: [a-z_]+ np=4' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "ranks with different algorithms forced: one message naming them, the fallback serves, no hang (MPMD np=2+2)"
+    else
+        fail "ranks with different algorithms forced: one message naming them, the fallback serves, no hang (MPMD np=2+2)" \
+            "exit status $rc"
+    fi
+    # the same job without the check fails (it hangs, or the bcast is truncated): what the check prevents. A
+    # short limit: a slow machine can only make it fail sooner, not pass
+    timeout -k 10 30 "$MPIRUN" "${MPI_FLAGS[@]}" --mca coll_hdring_check_parameters 0 "${chain[@]}" : "${binomial[@]}" \
+        >"$LOG" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ] && ! has "$differ"; then
+        pass "without coll_hdring_check_parameters the same job fails (exit status $rc): the check is what saves it"
+    else
+        fail "without coll_hdring_check_parameters the same job fails (exit status $rc): the check is what saves it"
     fi
 }
 

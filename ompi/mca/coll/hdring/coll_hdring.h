@@ -4,7 +4,8 @@
  * coll/hdring: ring, recursive halving-doubling and binary-block collectives for Open MPI 4.1.
  *
  * Files: coll_hdring_component.c (registration, MCA parameters), coll_hdring_module.c (query, enable,
- * fallback), coll_hdring_decision.c (which algorithm, and why), coll_hdring_transport.c (the kernels'
+ * fallback), coll_hdring_decision.c (which algorithm, and why), coll_hdring_agreement.c (every rank decides
+ * from the same parameters), coll_hdring_locality.c (where ranks sit), coll_hdring_transport.c (the kernels'
  * transport over the PML), coll_hdring_scratch.c (per-module scratch cache), one file per collective, and the
  * MPI-free layer hdring_*.[ch] (patterns, kernels, algorithms).
  */
@@ -53,6 +54,7 @@ typedef struct mca_coll_hdring_config {
     int verbose;
     size_t scratch_cache_bytes;
     size_t max_message_elements; /* longer messages go to the PML as one message of a derived datatype */
+    int check_parameters;        /* which new communicators check that their ranks share the decisive parameters */
 } mca_coll_hdring_config_t;
 
 typedef struct mca_coll_hdring_component_t {
@@ -128,6 +130,8 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
  * processes send at once, as at MPI_Init). MCA parameters are the same on every process, so the first one
  * speaks for all. */
 void mca_coll_hdring_report(const char *topic, ...);
+/* The same message, from whichever process calls it. */
+void mca_coll_hdring_report_here(const char *topic, ...);
 /* Reports, once, the parameter values hdring could not read and the defaults it kept instead. */
 void mca_coll_hdring_report_bad_values(void);
 /* The parameters a new communicator works with (invalid ones replaced, with a report). */
@@ -136,9 +140,28 @@ void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
 hdring_coll_t mca_coll_hdring_core_coll(mca_coll_hdring_coll_t coll);
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll);
 
+/* The parameters the choice of algorithm (or where ranks sit) depends on, which every rank of a communicator
+ * must share: how many, the i-th one's name (without coll_hdring_), its value in cfg as 64 bits (a text: a
+ * hash of it), and that value as text. */
+#define MCA_COLL_HDRING_MAX_DECISIVE 48
+int mca_coll_hdring_decisive_count(void);
+const char *mca_coll_hdring_decisive_name(int i);
+uint64_t mca_coll_hdring_decisive_value(const mca_coll_hdring_config_t *cfg, int i);
+void mca_coll_hdring_decisive_format(int i, uint64_t value, char *out, size_t len);
+
+/* ---- agreement ---- */
+/* Whether every rank of the new communicator has the same decisive parameters (one exchange, for the
+ * communicators config.check_parameters selects). OMPI_ERR_NOT_SUPPORTED when they differ, said by rank 0
+ * of the communicator: hdring then declines it. */
+int mca_coll_hdring_agreement(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm);
+
 /* ---- locality ---- */
 /* Builds m->topo for the communicator (may exchange one value per rank over the PML). */
 int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm);
+/* An allgather of n int64 values per rank, in rank order, for hdring's own bookkeeping at creation: a fixed
+ * algorithm (rhd) over the PML, whatever the parameters say, so ranks whose parameters differ still match. */
+int mca_coll_hdring_gather_values(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, const int64_t *mine,
+                                  int n, int64_t *all);
 
 /* ---- decision ---- */
 typedef enum mca_coll_hdring_why {

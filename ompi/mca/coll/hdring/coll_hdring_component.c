@@ -11,6 +11,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -109,6 +110,16 @@ static double *model_value(mca_coll_hdring_config_t *cfg, const model_param_t *m
     return (double *) ((char *) cfg + mp->offset);
 }
 
+static void vreport(const char *topic, va_list ap)
+{
+    char *msg = opal_show_help_vstring("help-coll-hdring.txt", topic, true, ap);
+    if (NULL != msg) {
+        fputs(msg, stderr);
+        fflush(stderr);
+        free(msg);
+    }
+}
+
 void mca_coll_hdring_report(const char *topic, ...)
 {
     if (0 != OMPI_PROC_MY_NAME->vpid) {
@@ -116,13 +127,16 @@ void mca_coll_hdring_report(const char *topic, ...)
     }
     va_list ap;
     va_start(ap, topic);
-    char *msg = opal_show_help_vstring("help-coll-hdring.txt", topic, true, ap);
+    vreport(topic, ap);
     va_end(ap);
-    if (NULL != msg) {
-        fputs(msg, stderr);
-        fflush(stderr);
-        free(msg);
-    }
+}
+
+void mca_coll_hdring_report_here(const char *topic, ...)
+{
+    va_list ap;
+    va_start(ap, topic);
+    vreport(topic, ap);
+    va_end(ap);
 }
 
 void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
@@ -277,6 +291,86 @@ static int register_var(const char *name, const char *help, mca_base_var_type_t 
     return OMPI_SUCCESS;
 }
 
+/* ---- the parameters that decide which algorithm runs: every rank of a communicator must share them ---- */
+
+typedef struct decisive {
+    char name[64];   /* without coll_hdring_ */
+    size_t offset;   /* of its value in mca_coll_hdring_config_t */
+    mca_base_var_type_t type;
+} decisive_t;
+
+static decisive_t decisive[MCA_COLL_HDRING_MAX_DECISIVE];
+static int ndecisive;
+
+/* register_var for a parameter of the configuration that the decision (or where ranks sit) depends on. */
+static int register_decisive(const char *name, const char *help, mca_base_var_type_t type,
+                             mca_base_var_enum_t *enumerator, int level, void *storage)
+{
+    if (ndecisive == MCA_COLL_HDRING_MAX_DECISIVE) {
+        return OMPI_ERR_OUT_OF_RESOURCE; /* raise MCA_COLL_HDRING_MAX_DECISIVE */
+    }
+    const int rc = register_var(name, help, type, enumerator, level, storage);
+    if (OMPI_SUCCESS == rc) {
+        decisive_t *d = &decisive[ndecisive++];
+        snprintf(d->name, sizeof(d->name), "%s", name);
+        d->offset = (size_t) ((char *) storage - (char *) &mca_coll_hdring_component.config);
+        d->type = type;
+    }
+    return rc;
+}
+
+int mca_coll_hdring_decisive_count(void) { return ndecisive; }
+
+const char *mca_coll_hdring_decisive_name(int i) { return decisive[i].name; }
+
+uint64_t mca_coll_hdring_decisive_value(const mca_coll_hdring_config_t *cfg, int i)
+{
+    const void *at = (const char *) cfg + decisive[i].offset;
+    uint64_t value = 0;
+    switch (decisive[i].type) {
+    case MCA_BASE_VAR_TYPE_INT:
+        value = (uint64_t) (int64_t) * (const int *) at;
+        break;
+    case MCA_BASE_VAR_TYPE_SIZE_T:
+        value = *(const size_t *) at;
+        break;
+    case MCA_BASE_VAR_TYPE_DOUBLE:
+        memcpy(&value, at, sizeof(value));
+        break;
+    case MCA_BASE_VAR_TYPE_STRING: { /* FNV-1a of the text; unset and empty alike */
+        const char *text = *(char *const *) at;
+        value = 1469598103934665603ULL;
+        for (; NULL != text && '\0' != *text; ++text) {
+            value = (value ^ (unsigned char) *text) * 1099511628211ULL;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    return value;
+}
+
+void mca_coll_hdring_decisive_format(int i, uint64_t value, char *out, size_t len)
+{
+    double d;
+    switch (decisive[i].type) {
+    case MCA_BASE_VAR_TYPE_INT:
+        snprintf(out, len, "%d", (int) (int64_t) value);
+        break;
+    case MCA_BASE_VAR_TYPE_DOUBLE:
+        memcpy(&d, &value, sizeof(d));
+        snprintf(out, len, "%g", d);
+        break;
+    case MCA_BASE_VAR_TYPE_STRING:
+        snprintf(out, len, "a text hashing to %016" PRIx64, value);
+        break;
+    default:
+        snprintf(out, len, "%" PRIu64, value);
+        break;
+    }
+}
+
 /* Appends printf-style text to buf (of `size` bytes, NUL-terminated), truncating if it must. */
 static void append(char *buf, size_t size, const char *fmt, ...)
 {
@@ -315,8 +409,8 @@ static int register_segment_bytes(mca_coll_hdring_coll_t coll, const char *pipel
              "communicator (printed by the verbose trace)",
              cp->mpi, pipelined);
     mca_coll_hdring_component.config.segment_bytes[coll] = 0;
-    return register_var(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
-                        &mca_coll_hdring_component.config.segment_bytes[coll]);
+    return register_decisive(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
+                             &mca_coll_hdring_component.config.segment_bytes[coll]);
 }
 
 static int register_collective(mca_coll_hdring_coll_t coll)
@@ -360,7 +454,7 @@ static int register_collective(mca_coll_hdring_coll_t coll)
     }
     snprintf(name, sizeof(name), "%s_algorithm", cp->name);
     cfg->algorithm[coll] = 0;
-    rc = register_var(name, help, MCA_BASE_VAR_TYPE_INT, algs_enum, OPAL_INFO_LVL_5, &cfg->algorithm[coll]);
+    rc = register_decisive(name, help, MCA_BASE_VAR_TYPE_INT, algs_enum, OPAL_INFO_LVL_5, &cfg->algorithm[coll]);
     OBJ_RELEASE(algs_enum);
     if (OMPI_SUCCESS != rc) {
         return rc;
@@ -377,7 +471,8 @@ static int register_collective(mca_coll_hdring_coll_t coll)
                  "each communicator size",
                  cp->name, kind_help[k], cp->bytes_help, latency);
         cfg->small_bytes[coll][k] = 0;
-        rc = register_var(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6, &cfg->small_bytes[coll][k]);
+        rc = register_decisive(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
+                               &cfg->small_bytes[coll][k]);
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
@@ -389,7 +484,8 @@ static int register_collective(mca_coll_hdring_coll_t coll)
                  cp->name, kind_help[k], cp->bytes_help, bandwidth,
                  reduces ? " (not for non-commutative operations)" : "", others[0] ? others : latency);
         cfg->large_bytes[coll][k] = 0;
-        rc = register_var(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6, &cfg->large_bytes[coll][k]);
+        rc = register_decisive(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
+                               &cfg->large_bytes[coll][k]);
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
@@ -402,6 +498,7 @@ static int hdring_register(void)
     mca_coll_hdring_config_t *cfg = &mca_coll_hdring_component.config;
     int rc;
 
+    ndecisive = 0;
     mca_coll_hdring_component.priority = HDRING_DEFAULT_PRIORITY;
     rc = register_var("priority",
                       "Priority of coll/hdring (tuned has 30; the highest priority serves each collective). "
@@ -423,8 +520,8 @@ static int hdring_register(void)
     for (size_t i = 0; i < NMODEL_PARAMS; ++i) {
         double *storage = model_value(cfg, &model_params[i]);
         *storage = model_params[i].default_value;
-        rc = register_var(model_params[i].name, model_params[i].help, MCA_BASE_VAR_TYPE_DOUBLE, NULL,
-                          OPAL_INFO_LVL_6, storage);
+        rc = register_decisive(model_params[i].name, model_params[i].help, MCA_BASE_VAR_TYPE_DOUBLE, NULL,
+                               OPAL_INFO_LVL_6, storage);
         if (OMPI_SUCCESS != rc) {
             return rc;
         }
@@ -438,14 +535,29 @@ static int hdring_register(void)
         return rc;
     }
     cfg->node_map = NULL;
-    rc = register_var("node_map",
-                      "Imposes where the processes sit instead of asking the runtime: a comma-separated list giving, "
-                      "for each rank of MPI_COMM_WORLD in order, a number naming its node (\"0,0,1,1\": ranks 0 "
-                      "and 1 share a node, 2 and 3 another). For machines whose runtime misreports locality, and "
-                      "for tests of the hierarchical algorithms on one machine. Only where ranks sit changes, so "
-                      "results stay correct whatever it says; a malformed map is reported and ignored. Empty "
-                      "(default): the runtime's host names",
-                      MCA_BASE_VAR_TYPE_STRING, NULL, OPAL_INFO_LVL_9, &cfg->node_map);
+    rc = register_decisive("node_map",
+                           "Imposes where the processes sit instead of asking the runtime: a comma-separated list "
+                           "giving, for each rank of MPI_COMM_WORLD in order, a number naming its node (\"0,0,1,1\": "
+                           "ranks 0 and 1 share a node, 2 and 3 another). For machines whose runtime misreports "
+                           "locality, and for tests of the hierarchical algorithms on one machine. Only where ranks "
+                           "sit changes, so results stay correct whatever it says; a malformed map is reported and "
+                           "ignored. Empty (default): the runtime's host names",
+                           MCA_BASE_VAR_TYPE_STRING, NULL, OPAL_INFO_LVL_9, &cfg->node_map);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    cfg->check_parameters = 1;
+    rc = register_var("check_parameters",
+                      "Which new communicators check that all their ranks run with the same values of the parameters "
+                      "that decide which algorithm runs (coll_hdring_<coll>_algorithm, the thresholds, the model, "
+                      "the node map), with one exchange of 8 bytes per rank: ranks running different algorithms "
+                      "would hang. Where they differ (a parameter file on some nodes only, say), rank 0 of the "
+                      "communicator says which differ on which ranks and hdring leaves the communicator to the next "
+                      "component. 1 (default): MPI_COMM_WORLD, and every communicator after MPI_COMM_WORLD "
+                      "disagreed or was not hdring's, or that holds processes of other jobs (values written through "
+                      "MPI_T after MPI_Init must then be written alike on every rank); 2: every communicator; 0: "
+                      "none. Set it alike on every rank",
+                      MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_6, &cfg->check_parameters);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }

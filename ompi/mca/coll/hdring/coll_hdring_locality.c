@@ -168,15 +168,15 @@ static bool imposed_nodes(const char *map, struct ompi_communicator_t *comm, int
     return ok;
 }
 
-/* One allgather of a value per rank: hdring's rhd over the PML, in rank order. */
-static int exchange(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, int64_t mine, int64_t *all)
+int mca_coll_hdring_gather_values(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, const int64_t *mine,
+                                  int n, int64_t *all)
 {
-    const hdring_partition_t parts = hdring_partition_uniform(ompi_comm_size(comm), 1);
+    const hdring_partition_t parts = hdring_partition_uniform(ompi_comm_size(comm), (size_t) n);
     mca_coll_hdring_pml_t t;
 
     const hdring_blocks_t blocks = {&parts, NULL, NULL};
     const hdring_args_t args = {.blocks = &blocks};
-    all[ompi_comm_rank(comm)] = mine;
+    memcpy(all + (size_t) ompi_comm_rank(comm) * (size_t) n, mine, (size_t) n * sizeof(*mine));
     mca_coll_hdring_pml_init(&t, m, comm, MPI_INT64_T, NULL, MCA_COLL_BASE_TAG_ALLGATHER, false);
     t.base[HDRING_BUF_OUT] = (char *) all;
     const int rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, HDRING_ALG_ALLGATHER_RHD, &args));
@@ -246,7 +246,8 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
         }
         if (nodes > 1 && nodes < p) { /* several nodes, several ranks on one of them */
             all = malloc((size_t) p * sizeof(*all));
-            rc = NULL == all ? OMPI_ERR_OUT_OF_RESOURCE : exchange(m, comm, domain[me], all);
+            const int64_t mine = domain[me];
+            rc = NULL == all ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_hdring_gather_values(m, comm, &mine, 1, all);
             for (int r = 0; OMPI_SUCCESS == rc && r < p; ++r) {
                 domain[r] = (int) all[r];
             }
@@ -257,8 +258,8 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
         const char *host = host_of(self);
         source = 3;
         all = malloc((size_t) p * sizeof(*all));
-        rc = NULL == all ? OMPI_ERR_OUT_OF_RESOURCE
-                         : exchange(m, comm, (int64_t) name_hash(NULL != host ? host : opal_process_info.nodename), all);
+        const int64_t mine = (int64_t) name_hash(NULL != host ? host : opal_process_info.nodename);
+        rc = NULL == all ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_hdring_gather_values(m, comm, &mine, 1, all);
         for (int r = 0; OMPI_SUCCESS == rc && r < p; ++r) {
             node[r] = (int) (all[r] % INT32_MAX); /* a label: equal hashes, equal node */
         }

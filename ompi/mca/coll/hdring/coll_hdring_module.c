@@ -172,9 +172,13 @@ static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_comm
     SAVE_FALLBACK(m, below, allgather);
     SAVE_FALLBACK(m, below, bcast);
     m->fallback_retained = true;
-    /* Where the ranks sit, once per communicator. It only fails out of memory (or if the communicator cannot
-     * carry a message): then hdring does not serve this communicator. */
-    const int rc = mca_coll_hdring_locality(m, comm);
+    /* First that every rank decides alike (where ranks sit depends on the node map too), then where the ranks
+     * sit, once per communicator. Either fails on ranks that disagree, out of memory, or if the communicator
+     * cannot carry a message: then hdring does not serve this communicator. */
+    int rc = mca_coll_hdring_agreement(m, comm);
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_hdring_locality(m, comm);
+    }
     if (OMPI_SUCCESS != rc) {
         release_fallback(m);
     }
