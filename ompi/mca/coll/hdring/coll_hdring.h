@@ -130,6 +130,8 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
  * processes send at once, as at MPI_Init). MCA parameters are the same on every process, so the first one
  * speaks for all. */
 void mca_coll_hdring_report(const char *topic, ...);
+/* Appends printf-style text to buf (of `size` bytes, NUL-terminated), truncating if it must. */
+void mca_coll_hdring_append(char *buf, size_t size, const char *fmt, ...) __opal_attribute_format__(__printf__, 3, 4);
 /* The same message, from whichever process calls it. */
 void mca_coll_hdring_report_here(const char *topic, ...);
 /* Reports, once, the parameter values hdring could not read and the defaults it kept instead. */

@@ -20,7 +20,6 @@
  */
 #include "ompi_config.h"
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,19 +44,6 @@ static uint64_t digest_of(const uint64_t *values, int n)
     return h;
 }
 
-/* Appends printf-style text to out (of len bytes), truncating. */
-static void append(char *out, size_t len, const char *fmt, ...) __opal_attribute_format__(__printf__, 3, 4);
-static void append(char *out, size_t len, const char *fmt, ...)
-{
-    const size_t used = strlen(out);
-    if (used + 1 < len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(out + used, len - used, fmt, ap);
-        va_end(ap);
-    }
-}
-
 /* "0-3,6,9-10": the ranks whose value of parameter i (of n per rank in all) is `value`. */
 static void append_ranks(char *out, size_t len, const int64_t *all, int p, int n, int i, int64_t value)
 {
@@ -70,7 +56,10 @@ static void append_ranks(char *out, size_t len, const int64_t *all, int p, int n
         while (last + 1 < p && all[(size_t) (last + 1) * n + i] == value) {
             ++last;
         }
-        append(out, len, last > r ? "%s%d-%d" : "%s%d", first ? "" : ",", r, last);
+        mca_coll_hdring_append(out, len, "%s%d", first ? "" : ",", r);
+        if (last > r) {
+            mca_coll_hdring_append(out, len, "-%d", last);
+        }
         first = false;
         r = last;
     }
@@ -98,17 +87,17 @@ static void describe(const int64_t *all, int p, int n, char *out, size_t len)
         if (1 == nseen) {
             continue;
         }
-        append(out, len, "  coll_hdring_%s:", mca_coll_hdring_decisive_name(i));
+        mca_coll_hdring_append(out, len, "  coll_hdring_%s:", mca_coll_hdring_decisive_name(i));
         for (int k = 0; k < nseen; ++k) {
             char text[64];
             mca_coll_hdring_decisive_format(i, (uint64_t) seen[k], text, sizeof(text));
-            append(out, len, "%s %s on ranks ", k > 0 ? ";" : "", text);
+            mca_coll_hdring_append(out, len, "%s %s on ranks ", k > 0 ? ";" : "", text);
             append_ranks(out, len, all, p, n, i, seen[k]);
         }
         if (more > 0) {
-            append(out, len, "; other values on %d more ranks", more);
+            mca_coll_hdring_append(out, len, "; other values on %d more ranks", more);
         }
-        append(out, len, "\n");
+        mca_coll_hdring_append(out, len, "\n");
     }
 }
 

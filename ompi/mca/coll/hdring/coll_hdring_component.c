@@ -371,8 +371,7 @@ void mca_coll_hdring_decisive_format(int i, uint64_t value, char *out, size_t le
     }
 }
 
-/* Appends printf-style text to buf (of `size` bytes, NUL-terminated), truncating if it must. */
-static void append(char *buf, size_t size, const char *fmt, ...)
+void mca_coll_hdring_append(char *buf, size_t size, const char *fmt, ...)
 {
     const size_t used = strlen(buf);
     if (used + 1 < size) {
@@ -438,12 +437,12 @@ static int register_collective(mca_coll_hdring_coll_t coll)
             --at;
         }
         values[at] = (mca_base_var_enum_value_t){row->mca_value, row->name};
-        append(help, sizeof(help), ", %s (%s)", row->name, row->summary);
+        mca_coll_hdring_append(help, sizeof(help), ", %s (%s)", row->name, row->summary);
         if (HDRING_ROLE_OTHER == row->role) {
-            append(others, sizeof(others), "%s%s", others[0] ? ", " : "", row->name);
+            mca_coll_hdring_append(others, sizeof(others), "%s%s", others[0] ? ", " : "", row->name);
         }
         if (NULL != row->segment) {
-            append(pipelined, sizeof(pipelined), "%s%s", pipelined[0] ? ", " : "", row->name);
+            mca_coll_hdring_append(pipelined, sizeof(pipelined), "%s%s", pipelined[0] ? ", " : "", row->name);
         }
     }
     values[nalgs + 1] = (mca_base_var_enum_value_t){0, NULL};
