@@ -1,0 +1,197 @@
+/* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
+/* hdring-tune without MPI: see hdring_tune_file.h. */
+#include "hdring_tune_file.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BEGIN_MARK "# >>> hdring-tune: coll/hdring's cost model, measured (hdring-tune rewrites this block)"
+#define END_MARK "# <<< hdring-tune"
+#define REPLACED "# replaced by hdring-tune: "
+
+static const char *const names[HDRING_TUNE_NPARAMS] = {
+    [HDRING_TUNE_LATENCY_US] = "coll_hdring_model_latency_us",
+    [HDRING_TUNE_BANDWIDTH_MBS] = "coll_hdring_model_bandwidth_mbs",
+    [HDRING_TUNE_NETWORK_LATENCY_US] = "coll_hdring_model_network_latency_us",
+    [HDRING_TUNE_NETWORK_BANDWIDTH_MBS] = "coll_hdring_model_network_bandwidth_mbs",
+    [HDRING_TUNE_NETWORK_EXCHANGE_MBS] = "coll_hdring_model_network_exchange_mbs",
+    [HDRING_TUNE_REDUCE_MBS] = "coll_hdring_model_reduce_mbs",
+};
+
+const char *hdring_tune_param_name(hdring_tune_param_t p) { return names[p]; }
+
+/* MB/s of `bytes` moved in `seconds` by each of `flows` streams; 0 when no time is left for them. */
+static double rate_mbs(double bytes, double seconds, int flows)
+{
+    return seconds > 0 && isfinite(seconds) ? flows * bytes / seconds * 1e-6 : 0;
+}
+
+bool hdring_tune_fit(const hdring_tune_timings_t *t, hdring_tune_params_t *out)
+{
+    hdring_tune_params_t p = {{false}, {0}};
+    const hdring_tune_link_t *node = &t->node, *net = &t->network;
+
+    if (node->measured) {
+        p.value[HDRING_TUNE_LATENCY_US] = node->latency * 1e6;
+        p.value[HDRING_TUNE_BANDWIDTH_MBS] = rate_mbs(t->bytes, node->exchange - node->latency, node->flows);
+        p.set[HDRING_TUNE_LATENCY_US] = p.set[HDRING_TUNE_BANDWIDTH_MBS] = true;
+    }
+    if (net->measured) {
+        p.value[HDRING_TUNE_NETWORK_LATENCY_US] = net->latency * 1e6;
+        p.value[HDRING_TUNE_NETWORK_BANDWIDTH_MBS] = rate_mbs(t->bytes, net->one_way - 2 * net->latency, net->flows);
+        p.value[HDRING_TUNE_NETWORK_EXCHANGE_MBS] = rate_mbs(t->bytes, net->exchange - net->latency, net->flows);
+        p.set[HDRING_TUNE_NETWORK_LATENCY_US] = p.set[HDRING_TUNE_NETWORK_BANDWIDTH_MBS] =
+            p.set[HDRING_TUNE_NETWORK_EXCHANGE_MBS] = true;
+    }
+    p.value[HDRING_TUNE_REDUCE_MBS] = rate_mbs(t->bytes, t->reduce, 1);
+    p.set[HDRING_TUNE_REDUCE_MBS] = true;
+
+    for (int i = 0; i < HDRING_TUNE_NPARAMS; ++i) {
+        const bool latency = HDRING_TUNE_LATENCY_US == i || HDRING_TUNE_NETWORK_LATENCY_US == i;
+        if (p.set[i] && !(isfinite(p.value[i]) && (latency ? p.value[i] >= 0 : p.value[i] > 0))) {
+            return false;
+        }
+    }
+    *out = p;
+    return true;
+}
+
+double hdring_tune_disagreement(const hdring_tune_params_t *a, const hdring_tune_params_t *b,
+                                hdring_tune_param_t *which)
+{
+    double worst = 0;
+    *which = HDRING_TUNE_NPARAMS;
+    for (int i = 0; i < HDRING_TUNE_NPARAMS; ++i) {
+        if (!a->set[i] || !b->set[i]) {
+            continue;
+        }
+        const double x = a->value[i], y = b->value[i], larger = x > y ? x : y;
+        const double d = larger > 0 ? fabs(x - y) / larger : 0;
+        if (HDRING_TUNE_NPARAMS == *which || d > worst) {
+            worst = d;
+            *which = (hdring_tune_param_t) i;
+        }
+    }
+    return worst;
+}
+
+/* A growing string. */
+typedef struct text {
+    char *s;
+    size_t len, cap;
+    bool failed;
+} text_t;
+
+static void add(text_t *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text_t *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (t->failed || n < 0) {
+        t->failed = true;
+        return;
+    }
+    if (t->len + (size_t) n + 1 > t->cap) {
+        const size_t cap = 2 * (t->len + (size_t) n + 1);
+        char *grown = realloc(t->s, cap);
+        if (NULL == grown) {
+            t->failed = true;
+            return;
+        }
+        t->s = grown;
+        t->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    t->len += (size_t) n;
+}
+
+static char *finish(text_t *t)
+{
+    if (t->failed || NULL == t->s) {
+        free(t->s);
+        return t->failed ? NULL : calloc(1, 1);
+    }
+    return t->s;
+}
+
+char *hdring_tune_block(const hdring_tune_params_t *p, const char *const *comments, int ncomments)
+{
+    text_t t = {NULL, 0, 0, false};
+    add(&t, "%s\n", BEGIN_MARK);
+    for (int i = 0; i < ncomments; ++i) {
+        add(&t, "# %s\n", comments[i]);
+    }
+    for (int i = 0; i < HDRING_TUNE_NPARAMS; ++i) {
+        if (p->set[i]) {
+            const bool latency = HDRING_TUNE_LATENCY_US == i || HDRING_TUNE_NETWORK_LATENCY_US == i;
+            add(&t, latency ? "%s = %.3f\n" : "%s = %.0f\n", names[i], p->value[i]);
+        }
+    }
+    add(&t, "%s\n", END_MARK);
+    return finish(&t);
+}
+
+/* The parameter a line of an MCA parameter file sets ("name = value", blanks allowed), as a pointer into the line
+ * and its length; 0 for comments and blank lines. */
+static size_t set_name(const char *line, size_t len, const char **name)
+{
+    size_t i = 0, n;
+    while (i < len && (' ' == line[i] || '\t' == line[i])) {
+        ++i;
+    }
+    if (i == len || '#' == line[i]) {
+        return 0;
+    }
+    *name = line + i;
+    for (n = 0; i + n < len && '=' != line[i + n] && ' ' != line[i + n] && '\t' != line[i + n]; ++n) {
+    }
+    return n;
+}
+
+/* Whether the block (its "name = value" lines) sets the parameter `name` of length n. */
+static bool block_sets(const char *block, const char *name, size_t n)
+{
+    for (const char *line = block; '\0' != *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = NULL == end ? strlen(line) : (size_t) (end - line);
+        const char *other;
+        const size_t m = set_name(line, len, &other);
+        if (m == n && 0 == strncmp(other, name, n)) {
+            return true;
+        }
+        line += len + (NULL != end);
+    }
+    return false;
+}
+
+char *hdring_tune_merge(const char *existing, const char *block)
+{
+    text_t t = {NULL, 0, 0, false};
+    bool in_block = false;
+
+    for (const char *line = NULL == existing ? "" : existing; '\0' != *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = NULL == end ? strlen(line) : (size_t) (end - line);
+        const char *name;
+        const size_t n = set_name(line, len, &name);
+        if (!in_block && 0 == strncmp(line, BEGIN_MARK, strlen(BEGIN_MARK))) {
+            in_block = true;
+        } else if (in_block) {
+            in_block = 0 != strncmp(line, END_MARK, strlen(END_MARK));
+        } else if (n > 0 && block_sets(block, name, n)) {
+            add(&t, REPLACED "%.*s\n", (int) len, line);
+        } else {
+            add(&t, "%.*s\n", (int) len, line);
+        }
+        line += len + (NULL != end);
+    }
+    add(&t, "%s", block);
+    return finish(&t);
+}

@@ -1,0 +1,68 @@
+/*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
+ * What hdring-tune does without MPI: the model's parameters from its measurements, whether two measurements of
+ * the same thing agree, the MCA parameter file it writes, and its merge into an existing file. Unit-tested
+ * (test/unit/test_tune.c) with synthetic timings and files.
+ */
+#ifndef HDRING_TUNE_FILE_H
+#define HDRING_TUNE_FILE_H
+
+#include <stdbool.h>
+
+/* One kind of link (between ranks of a node, or across nodes), as measured: medians in seconds. */
+typedef struct hdring_tune_link {
+    bool measured;
+    double latency;  /* half the round trip of a 1-byte ping-pong */
+    double one_way;  /* `bytes` sent one way, then a 1-byte answer (two latencies) */
+    double exchange; /* `bytes` both ways at once (MPI_Sendrecv) */
+    int flows;       /* pairs whose streams share one node's link at once (1 within a node) */
+} hdring_tune_link_t;
+
+typedef struct hdring_tune_timings {
+    double bytes; /* of each stream and of the reduction */
+    hdring_tune_link_t node, network;
+    double reduce; /* MPI_Reduce_local of `bytes` of doubles with MPI_SUM */
+} hdring_tune_timings_t;
+
+/* The cost model's parameters, in the units of their MCA parameters (coll_hdring_model_*). */
+typedef enum hdring_tune_param {
+    HDRING_TUNE_LATENCY_US,
+    HDRING_TUNE_BANDWIDTH_MBS,
+    HDRING_TUNE_NETWORK_LATENCY_US,
+    HDRING_TUNE_NETWORK_BANDWIDTH_MBS,
+    HDRING_TUNE_NETWORK_EXCHANGE_MBS,
+    HDRING_TUNE_REDUCE_MBS,
+    HDRING_TUNE_NPARAMS
+} hdring_tune_param_t;
+
+typedef struct hdring_tune_params {
+    bool set[HDRING_TUNE_NPARAMS]; /* measured (the others keep the component's defaults) */
+    double value[HDRING_TUNE_NPARAMS];
+} hdring_tune_params_t;
+
+/* The MCA parameter's name: "coll_hdring_model_latency_us", ... */
+const char *hdring_tune_param_name(hdring_tune_param_t p);
+
+/* The parameters from the timings: a link's latency is its measured latency; its bandwidth the rate of the
+ * stream after its latencies, times the flows sharing the link; within a node the exchange's rate (the pattern
+ * of most local steps), across nodes the one-way rate and the exchange's. false when a timing is not positive or
+ * leaves no time for the bytes (the latencies take it all): nothing is set then. */
+bool hdring_tune_fit(const hdring_tune_timings_t *t, hdring_tune_params_t *out);
+
+/* The largest relative difference between two fits of the same measurements (parameters set in both), and which
+ * parameter shows it (NULL when none is set in both). */
+double hdring_tune_disagreement(const hdring_tune_params_t *a, const hdring_tune_params_t *b,
+                                hdring_tune_param_t *which);
+
+/* The block hdring-tune writes: its marker lines, the comment lines given (each prefixed with "# "; may be
+ * NULL), and one "name = value" line per parameter set. Only coll_hdring_model_* parameters. Allocated; NULL out
+ * of memory. */
+char *hdring_tune_block(const hdring_tune_params_t *p, const char *const *comments, int ncomments);
+
+/* An MCA parameter file with the block merged in: the existing text (NULL: none) without any earlier
+ * hdring-tune block, every other line kept as it is except those setting a parameter the block sets, which are
+ * commented out ("# replaced by hdring-tune: ..."); the block appended. Allocated; NULL out of memory. */
+char *hdring_tune_merge(const char *existing, const char *block);
+
+#endif

@@ -1,0 +1,154 @@
+/*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
+ * hdring-tune without MPI (perf/hdring_tune_file.h): synthetic timings give the parameters that produced them;
+ * two fits that differ beyond the tolerance are caught, with the parameter that differs; the block holds only
+ * hdring's model parameters between its markers; merging into an existing MCA parameter file keeps every other
+ * line, comments out lines setting the same parameters, and replaces an earlier block instead of adding one.
+ */
+#include "unit_check.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hdring_tune_file.h"
+
+#define MIB (4.0 * 1024 * 1024)
+
+/* The timings a link of latency a (s) and rates one-way and exchange (bytes/s per stream) would give. */
+static hdring_tune_link_t link_of(double a, double one_way, double exchange, int flows)
+{
+    const hdring_tune_link_t l = {true, a, 2 * a + MIB / one_way, a + MIB / exchange, flows};
+    return l;
+}
+
+static bool close_to(double x, double y) { return fabs(x - y) <= 1e-9 * fabs(y); }
+
+START_TEST(fit_recovers_parameters)
+{
+    /* network: 30 us, 125 MB/s per stream one way, 70 MB/s exchanging, 2 pairs per node link */
+    const hdring_tune_timings_t t = {MIB, link_of(0.5e-6, 8e9, 6e9, 1), link_of(30e-6, 62.5e6, 35e6, 2),
+                                     MIB / 16e9};
+    hdring_tune_params_t p;
+    ck_assert(hdring_tune_fit(&t, &p));
+    ck_assert(p.set[HDRING_TUNE_LATENCY_US] && close_to(p.value[HDRING_TUNE_LATENCY_US], 0.5));
+    ck_assert(p.set[HDRING_TUNE_BANDWIDTH_MBS] && close_to(p.value[HDRING_TUNE_BANDWIDTH_MBS], 6000));
+    ck_assert(close_to(p.value[HDRING_TUNE_NETWORK_LATENCY_US], 30));
+    ck_assert(close_to(p.value[HDRING_TUNE_NETWORK_BANDWIDTH_MBS], 125)); /* 2 streams of 62.5 share the link */
+    ck_assert(close_to(p.value[HDRING_TUNE_NETWORK_EXCHANGE_MBS], 70));
+    ck_assert(close_to(p.value[HDRING_TUNE_REDUCE_MBS], 16000));
+
+    /* one node: no network parameter */
+    hdring_tune_timings_t single = t;
+    single.network.measured = false;
+    ck_assert(hdring_tune_fit(&single, &p));
+    ck_assert(!p.set[HDRING_TUNE_NETWORK_LATENCY_US] && !p.set[HDRING_TUNE_NETWORK_BANDWIDTH_MBS] &&
+              !p.set[HDRING_TUNE_NETWORK_EXCHANGE_MBS]);
+    ck_assert(p.set[HDRING_TUNE_REDUCE_MBS]);
+}
+END_TEST
+
+START_TEST(fit_refuses_impossible_timings)
+{
+    hdring_tune_timings_t t = {MIB, link_of(1e-6, 8e9, 6e9, 1), link_of(30e-6, 1e8, 1e8, 1), MIB / 1e10};
+    hdring_tune_params_t p = {{false}, {0}};
+    t.network.one_way = 2 * t.network.latency; /* no time left for the bytes */
+    ck_assert(!hdring_tune_fit(&t, &p));
+    ck_assert(!p.set[HDRING_TUNE_REDUCE_MBS]); /* nothing set */
+    t = (hdring_tune_timings_t){MIB, link_of(1e-6, 8e9, 6e9, 1), {false, 0, 0, 0, 0}, 0};
+    ck_assert(!hdring_tune_fit(&t, &p));
+}
+END_TEST
+
+START_TEST(disagreement_names_the_parameter)
+{
+    const hdring_tune_timings_t t = {MIB, link_of(1e-6, 8e9, 6e9, 1), link_of(20e-6, 1e8, 9e7, 1), MIB / 1e10};
+    hdring_tune_timings_t noisy = t;
+    hdring_tune_params_t a, b;
+    hdring_tune_param_t which;
+    ck_assert(hdring_tune_fit(&t, &a));
+    ck_assert(hdring_tune_fit(&t, &b));
+    ck_assert(0 == hdring_tune_disagreement(&a, &b, &which));
+    noisy.network.latency = 25e-6; /* 20% more latency: its parameter differs the most */
+    noisy.network.one_way = t.network.one_way + 2 * 5e-6;
+    noisy.network.exchange = t.network.exchange + 5e-6;
+    ck_assert(hdring_tune_fit(&noisy, &b));
+    const double d = hdring_tune_disagreement(&a, &b, &which);
+    ck_assert_int_eq(which, HDRING_TUNE_NETWORK_LATENCY_US);
+    ck_assert(close_to(d, 0.2));
+    /* parameters set in one fit only do not count */
+    b.set[HDRING_TUNE_NETWORK_LATENCY_US] = false;
+    ck_assert(hdring_tune_disagreement(&a, &b, &which) < 1e-6);
+}
+END_TEST
+
+START_TEST(block_holds_only_model_parameters)
+{
+    hdring_tune_params_t p = {{false}, {0}};
+    p.set[HDRING_TUNE_NETWORK_LATENCY_US] = p.set[HDRING_TUNE_REDUCE_MBS] = true;
+    p.value[HDRING_TUNE_NETWORK_LATENCY_US] = 29.3071;
+    p.value[HDRING_TUNE_REDUCE_MBS] = 16965.4;
+    const char *comments[] = {"measured on 8 ranks", "control: 1.1%"};
+    char *block = hdring_tune_block(&p, comments, 2);
+    ck_assert_ptr_nonnull(block);
+    ck_assert_str_eq(block, "# >>> hdring-tune: coll/hdring's cost model, measured (hdring-tune rewrites this block)\n"
+                            "# measured on 8 ranks\n"
+                            "# control: 1.1%\n"
+                            "coll_hdring_model_network_latency_us = 29.307\n"
+                            "coll_hdring_model_reduce_mbs = 16965\n"
+                            "# <<< hdring-tune\n");
+    free(block);
+}
+END_TEST
+
+START_TEST(merge_keeps_other_lines_and_replaces_its_block)
+{
+    hdring_tune_params_t p = {{false}, {0}};
+    p.set[HDRING_TUNE_NETWORK_LATENCY_US] = true;
+    p.value[HDRING_TUNE_NETWORK_LATENCY_US] = 30;
+    char *block = hdring_tune_block(&p, NULL, 0);
+    const char *existing = "# my settings\n"
+                           "btl = self,vader,tcp\n"
+                           "  coll_hdring_model_network_latency_us=12\n"
+                           "coll_hdring_model_network_latency_us_x = 1\n"
+                           "coll_hdring_priority = 50"; /* no final newline */
+    char *once = hdring_tune_merge(existing, block);
+    ck_assert_ptr_nonnull(once);
+    const char *kept = "# my settings\n"
+                       "btl = self,vader,tcp\n"
+                       "# replaced by hdring-tune:   coll_hdring_model_network_latency_us=12\n"
+                       "coll_hdring_model_network_latency_us_x = 1\n"
+                       "coll_hdring_priority = 50\n";
+    char expected[1024];
+    snprintf(expected, sizeof(expected), "%s%s", kept, block);
+    ck_assert_str_eq(once, expected);
+
+    /* again, with other values: the block is replaced, nothing else changes */
+    p.value[HDRING_TUNE_NETWORK_LATENCY_US] = 31;
+    char *block2 = hdring_tune_block(&p, NULL, 0);
+    char *twice = hdring_tune_merge(once, block2);
+    snprintf(expected, sizeof(expected), "%s%s", kept, block2);
+    ck_assert_str_eq(twice, expected);
+
+    /* no file yet: the block alone */
+    char *fresh = hdring_tune_merge(NULL, block);
+    ck_assert_str_eq(fresh, block);
+    free(block);
+    free(block2);
+    free(once);
+    free(twice);
+    free(fresh);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("tune");
+    UNIT_ADD(s, fit_recovers_parameters);
+    UNIT_ADD(s, fit_refuses_impossible_timings);
+    UNIT_ADD(s, disagreement_names_the_parameter);
+    UNIT_ADD(s, block_holds_only_model_parameters);
+    UNIT_ADD(s, merge_keeps_other_lines_and_replaces_its_block);
+    return unit_run(s);
+}
