@@ -10,7 +10,7 @@
 # allgather and bcast at 1 KiB, 64 KiB, 1 MiB and 4 MiB; and the link check (an exchange against a one-way stream,
 # tbf and htb shaping). Several ranks per node (root only): 4 nodes x 2 ranks at 200 Mbit/s and 1 Gbit/s, mapped by
 # slot and by node, hdring against tuned and against han, three jobs each, with the network parameters
-# hdring_calibrate measures on that cluster first (and one run with the defaults). It also writes the table of
+# hdring-tune measures on that cluster first (and one run with the defaults). It also writes the table of
 # where hdring wins and loses into the README's "Should I use it?" section. Needs the build in _build/
 # (scripts/build.sh); runs the component staged there. --quick: fewer rounds (a smoke run, noisier).
 # --reuse-topology: keep the several-ranks-per-node measurements already in perf/report (the page says from
@@ -70,10 +70,10 @@ if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
     # several ranks per node: calibrate the network parameters on the cluster, then three jobs per configuration
     for rate in 200mbit 1gbit; do
         [ "$reuse_topology" = no ] || break
-        perf/cluster/cluster.sh run 4 "$rate" 2 -- _build/perf/hdring_calibrate --reps 11 >"$report/topo-$rate-calibration.txt"
+        perf/cluster/cluster.sh run 4 "$rate" 2 -- _build/perf/hdring-tune --reps 11 --print >"$report/topo-$rate-calibration.txt"
         params=$(sed -n 's/^\(coll_hdring_model_network_[a-z_]*\) = \([0-9.]*\)$/OMPI_MCA_\1=\2/p' \
             "$report/topo-$rate-calibration.txt")
-        [ "$(wc -w <<<"$params")" -eq 3 ] || { echo "make-report.sh: hdring_calibrate gave no parameters" >&2; exit 1; }
+        [ "$(wc -w <<<"$params")" -eq 3 ] || { echo "make-report.sh: hdring-tune gave no parameters" >&2; exit 1; }
         for job in $(seq "$topo_jobs"); do
             for mapping in slot node; do
                 for baseline in tuned han; do
@@ -94,9 +94,10 @@ if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
     for rate in 1gbit 200mbit; do
         for qdisc in tbf htb; do
             for run in 1 2 3; do
-                perf/cluster/cluster.sh run 2 "$rate" 1 --qdisc "$qdisc" -- _build/perf/hdring_calibrate --reps 11 |
-                    sed -n "s|^# one way \([0-9]*\) MB/s, exchange \([0-9]*\) MB/s per direction: exchange/one way = \([0-9.]*\).*|$rate $qdisc $run \1 \2 \3|p" \
-                        >>"$report/linkcheck.txt"
+                perf/cluster/cluster.sh run 2 "$rate" 1 --qdisc "$qdisc" -- _build/perf/hdring-tune --reps 11 --print |
+                    awk -v run="$rate $qdisc $run" '/^coll_hdring_model_network_bandwidth_mbs/ { one = $3 }
+                        /^coll_hdring_model_network_exchange_mbs/ { ex = $3 }
+                        END { if (one > 0) printf "%s %d %d %.2f\n", run, one, ex, ex / one }' >>"$report/linkcheck.txt"
             done
         done
     done
@@ -263,7 +264,7 @@ wins_table >"$wins"
         echo
         echo "Measured at hdring $(cut -d' ' -f1 "$report/topology-revision.txt") on $(cut -d' ' -f2 "$report/topology-revision.txt")$( [ "$reuse_topology" = no ] || echo ", reused by this run (\`--reuse-topology\`)")."
         echo
-        echo "Before the jobs of each link rate, \`hdring_calibrate\` measures the network on that cluster (8 ranks, all"
+        echo "Before the jobs of each link rate, \`hdring-tune\` measures the network on that cluster (8 ranks, all"
         echo "pairs across nodes at once) and the jobs run with what it printed: $(paste -sd' ' <(grep -h '^coll_hdring_model_network' "$report/topo-200mbit-calibration.txt"))"
         echo "at 200 Mbit/s; $(paste -sd' ' <(grep -h '^coll_hdring_model_network' "$report/topo-1gbit-calibration.txt")) at 1 Gbit/s."
         echo "Mapped by slot, ranks 0-1 share node 0; by node (\`--rank-by node\`), ranks 0 and 4 do. hdring runs its"
@@ -290,7 +291,7 @@ wins_table >"$wins"
         echo
         echo "### Link check: does a pairwise exchange get the full rate?"
         echo
-        echo "\`hdring_calibrate\` across 2 nodes, three separate runs per shaping: a 4 MiB stream one way against both"
+        echo "\`hdring-tune\` across 2 nodes, three separate runs per shaping: a 4 MiB stream one way against both"
         echo "ranks exchanging 4 MiB at once. An exchange (recursive doubling, RHD) at 1 would get the full rate both"
         echo "ways, as a real full-duplex link gives. Below 1 is the emulation's artefact: the kernel's packet work"
         echo "competes with the ranks for the 2 cores, so it varies from run to run; this is why every comparison above"

@@ -4,7 +4,8 @@
 #
 #   perf/tune.sh [-n "2 3 4 5 6 8"] [-o OUTDIR] [-r ROUNDS]
 #
-# 1. hdring_calibrate at 2 ranks: latency, bandwidth and reduction speed from ping-pong and reduce_local.
+# 1. hdring-tune at 2 ranks: latency, bandwidth and reduction speed from ping-pong and reduce_local (shown, for
+#    reference: point-to-point figures are not what the fit below finds).
 # 2. hdring_ab --compare at each rank count of -n: every hdring algorithm of the five collectives side by side
 #    in one job, into OUTDIR/compare.csv (more ranks than cores run oversubscribed, as they must).
 # 3. hdring_model --fit on that CSV: the parameters whose automatic choices lose least against the measured
@@ -13,7 +14,7 @@
 # Everything goes into OUTDIR (default perf/results/tune): calibrate.txt, compare.csv, compare.txt, fit.txt,
 # defaults.txt. Put the coll_hdring_model_* lines of fit.txt into $HOME/.openmpi/mca-params.conf (or the
 # system's openmpi-mca-params.conf) only if it printed no WARNING. Runs the component built in _build/. For the
-# network parameters run hdring_calibrate across nodes (README: Tuning). About 2 minutes with the defaults on
+# network parameters run hdring-tune across nodes (README: Tuning). About 2 minutes with the defaults on
 # the 2-core development machine.
 set -eu
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
@@ -27,7 +28,7 @@ while getopts "n:o:r:" opt; do
     *) echo "usage: perf/tune.sh [-n \"NP...\"] [-o OUTDIR] [-r ROUNDS] (--help says more)" >&2; exit 2 ;;
     esac
 done
-for t in hdring_ab hdring_calibrate hdring_model; do
+for t in hdring_ab hdring-tune hdring_model; do
     [ -x "_build/perf/$t" ] || { echo "tune.sh: _build/perf/$t is not built (scripts/build.sh)" >&2; exit 2; }
 done
 make -C _build/test stage/components/mca_coll_hdring.so >/dev/null
@@ -43,9 +44,9 @@ flags() {
     echo "${f[@]}"
 }
 
-echo "tune.sh: 1/3 hdring_calibrate (2 ranks)"
+echo "tune.sh: 1/3 hdring-tune (2 ranks)"
 # shellcheck disable=SC2046
-mpirun $(flags 2) _build/perf/hdring_calibrate | tee "$outdir/calibrate.txt"
+mpirun $(flags 2) _build/perf/hdring-tune --print | tee "$outdir/calibrate.txt"
 for np in $nps; do
     echo "tune.sh: 2/3 every algorithm side by side, $np ranks"
     # shellcheck disable=SC2046

@@ -5,13 +5,13 @@ set -e
 usage() {
     cat <<'USAGE'
 usage: scripts/uninstall.sh [--dir DIR]...
-Removes mca_coll_hdring.so, mca_coll_hdring.la and help-coll-hdring.txt from each DIR; without --dir, from
-$HOME/.openmpi/components and Open MPI's component directory (ompi_info --path pkglibdir). Says what it
-removed, or that hdring was not installed there.
+Removes mca_coll_hdring.so, mca_coll_hdring.la, help-coll-hdring.txt and hdring-tune from each DIR; without
+--dir, from $HOME/.openmpi/components, Open MPI's component directory (ompi_info --path pkglibdir),
+$HOME/.local/bin and /usr/local/bin. Says what it removed, or that hdring was not installed there.
 USAGE
     exit "${1:-2}"
 }
-FILES="mca_coll_hdring.so mca_coll_hdring.la help-coll-hdring.txt"
+FILES="mca_coll_hdring.so mca_coll_hdring.la help-coll-hdring.txt hdring-tune"
 dirs=""
 while [ $# -gt 0 ]; do
     case $1 in
@@ -23,6 +23,7 @@ while [ $# -gt 0 ]; do
 done
 if [ -z "$dirs" ]; then
     dirs="$HOME/.openmpi/components $(ompi_info --path pkglibdir --parsable 2>/dev/null | sed -n 's/^path:pkglibdir://p')"
+    dirs="$dirs $HOME/.local/bin /usr/local/bin"
 fi
 removed=0
 for d in $dirs; do

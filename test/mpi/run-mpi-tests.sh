@@ -10,6 +10,7 @@
 #   MPIRUN, OMPI_INFO
 #   HDRING_SRCDIR   the source tree (for perf/cluster)
 #   HDRING_MODEL    the hdring_model tool
+#   HDRING_TUNE     the hdring-tune tool
 #   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix trace decision topology repro large cluster
 #   HDRING_MPI_TIMEOUT a fixed time limit per run, in seconds, instead of the calibrated ones
 set -u
@@ -190,6 +191,29 @@ suite_foundation() {
     else
         fail "non-commutative op with ring forced: fallback, correct answer"
     fi
+    # hdring-tune --install: merged into $HOME/.openmpi/mca-params.conf, other lines kept, once however often
+    local home
+    home=$(mktemp -d)
+    mkdir -p "$home/.openmpi"
+    printf 'btl = self,vader\ncoll_hdring_model_reduce_mbs = 1\ncoll_hdring_priority = 50\n' >"$home/.openmpi/mca-params.conf"
+    local conf=$home/.openmpi/mca-params.conf runs_ok=true
+    for run in 1 2; do
+        HOME=$home mpi 2 -x HOME "${HDRING_TUNE:?}" --install || runs_ok=false
+    done
+    if $runs_ok && [ "$(grep -c '^# >>> hdring-tune' "$conf")" -eq 1 ] && [ "$(sed -n 1p "$conf")" = 'btl = self,vader' ] &&
+        [ "$(sed -n 2p "$conf")" = '# replaced by hdring-tune: coll_hdring_model_reduce_mbs = 1' ] &&
+        [ "$(sed -n 3p "$conf")" = 'coll_hdring_priority = 50' ] && grep -Eq '^coll_hdring_model_reduce_mbs = [1-9][0-9]*$' "$conf" &&
+        ! grep -Eq '^coll_hdring_model_(latency_us|bandwidth_mbs) ' "$conf" &&
+        [ "$(grep -Ev '^#' "$conf" | grep -Evc '^coll_hdring_model_')" -eq 2 ] &&
+        HOME=$home "$OMPI_INFO" --param coll hdring --level 9 --parsable |
+        grep -q "^mca:coll:hdring:param:coll_hdring_model_reduce_mbs:source:file ($conf:"; then
+        pass "hdring-tune --install (np=2, twice): one block in mca-params.conf, other lines kept, ompi_info reads it"
+    else
+        fail "hdring-tune --install (np=2, twice): one block in mca-params.conf, other lines kept, ompi_info reads it"
+        sed 's/^/#   /' "$conf"
+    fi
+    rm -rf "$home"
+
     check "reduce_scatter, reduce_scatter_block, allgather, bcast correct (np=5)" 5 \
         "$bin/hdring_check" --coll reduce_scatter,reduce_scatter_block,allgather,bcast --quick
 
@@ -499,6 +523,33 @@ suite_cluster() {
             fail "$name" "exit status $rc"
         fi
     done
+
+    # hdring-tune on the emulated 1 Gbit/s network (125 MB/s): the network's parameters measured and written,
+    # usable with mpirun --tune
+    name="hdring-tune on 4 emulated nodes x 2 at 1 Gbit/s: network parameters near the link's 125 MB/s, read by --tune"
+    if [ "$(id -u)" -ne 0 ]; then
+        n=$((n + 1))
+        echo "ok $n - $name # SKIP needs root (network namespaces)"
+        return
+    fi
+    local conf
+    conf=$(mktemp)
+    timeout -k 10 "$((TIMEOUT * 3))" "$HDRING_SRCDIR/perf/cluster/cluster.sh" run 4 1gbit 2 --wait "$TIMEOUT" -- \
+        "${HDRING_TUNE:?}" --reps 11 -o "$conf" >"$LOG" 2>&1
+    local rc=$? bw
+    bw=$(sed -n 's/^coll_hdring_model_network_bandwidth_mbs = \([0-9]*\)$/\1/p' "$conf")
+    if [ $rc -eq 0 ] && [ -n "$bw" ] && [ "$bw" -ge 90 ] && [ "$bw" -le 130 ] &&
+        grep -Eq '^coll_hdring_model_network_latency_us = [0-9.]+$' "$conf" &&
+        grep -Eq '^coll_hdring_model_network_exchange_mbs = [1-9][0-9]*$' "$conf" &&
+        [ "$(grep -Evc '^#|^coll_hdring_model_' "$conf")" -eq 0 ] &&
+        "$MPIRUN" --tune "$conf" -np 1 "$OMPI_INFO" --param coll hdring --level 9 --parsable 2>/dev/null |
+        grep -q "^mca:coll:hdring:param:coll_hdring_model_network_bandwidth_mbs:value:$bw"; then
+        pass "$name ($bw MB/s)"
+    else
+        fail "$name" "exit status $rc, bandwidth '$bw'"
+        sed 's/^/#   /' "$conf"
+    fi
+    rm -f "$conf"
 }
 
 calibrate

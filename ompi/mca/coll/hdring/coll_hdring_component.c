@@ -84,21 +84,23 @@ typedef struct model_param {
 
 static const model_param_t model_params[] = {
     {"model_latency_us",
-     "Cost model: time of one message between ranks of one node, microseconds (alpha). Measure with "
-     "hdring_calibrate",
+     "Cost model: time of one message between ranks of one node, microseconds (alpha): an effective value "
+     "fitted from whole collectives (perf/tune.sh in hdring's source)",
      HDRING_DEFAULT_LATENCY_US, offsetof(mca_coll_hdring_config_t, model_latency_us), true},
     {"model_bandwidth_mbs", "Cost model: bandwidth of one direction between ranks of one node, MB/s (1/beta)",
      HDRING_DEFAULT_BANDWIDTH_MBS, offsetof(mca_coll_hdring_config_t, model_bandwidth_mbs), false},
     {"model_network_latency_us",
-     "Cost model: time of one message on communicators whose ranks sit on more than one node, microseconds",
+     "Cost model: time of one message on communicators whose ranks sit on more than one node, microseconds. "
+     "hdring-tune measures it",
      HDRING_DEFAULT_NETWORK_LATENCY_US, offsetof(mca_coll_hdring_config_t, model_network_latency_us), true},
     {"model_network_bandwidth_mbs",
-     "Cost model: bandwidth of one link direction on communicators whose ranks sit on more than one node, MB/s",
+     "Cost model: bandwidth of one link direction on communicators whose ranks sit on more than one node, MB/s. "
+     "hdring-tune measures it",
      HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS, offsetof(mca_coll_hdring_config_t, model_network_bandwidth_mbs), false},
     {"model_network_exchange_mbs",
      "Cost model: bandwidth of each direction while ranks on different nodes exchange with one peer both ways at "
      "once (recursive halving and doubling), MB/s. 0 (default): coll_hdring_model_network_bandwidth_mbs, as on a "
-     "full-duplex network. hdring_calibrate measures both",
+     "full-duplex network. hdring-tune measures both",
      0, offsetof(mca_coll_hdring_config_t, model_network_exchange_mbs), true},
     {"model_reduce_mbs", "Cost model: speed of a local reduction, MB/s (1/gamma)", HDRING_DEFAULT_REDUCE_MBS,
      offsetof(mca_coll_hdring_config_t, model_reduce_mbs), false},
