@@ -3,7 +3,7 @@
  *
  * hdring-tune: measures coll/hdring's cost model on the machines a job runs on and writes the MCA parameters.
  *
- *   mpirun -np P hdring-tune [-o FILE | --install | --print] [--reps N]
+ *   mpirun -np P hdring-tune [-o FILE | --install | --print] [--reps N] [--quick]
  *
  * Run it on the allocation your jobs use, with as many ranks per node as they use (P >= 2). Within a node the
  * ranks pair up (2i with 2i+1 of each node); across nodes, the ranks with the same index on nodes 2k and 2k+1.
@@ -17,18 +17,28 @@
  * twice. When the parameters fitted from the two halves differ by more than 10%, the machine was too busy to
  * measure: hdring-tune says which parameter and writes nothing (exit status 3).
  *
- * What it writes: the network's parameters and the reduction speed. Within a node it reports the latency and
- * bandwidth it measured but does not write them (keep_to_network below); perf/tune.sh fits those.
+ * Fitted: the network's parameters and the reduction speed. Within a node it reports the latency and bandwidth
+ * it measured but does not fit them (keep_to_network below); perf/tune.sh fits those from whole collectives.
+ *
+ * Then, unless --quick, it checks the model against reality with the fitted parameters in force: allreduce,
+ * reduce_scatter_block, allgather and bcast at 64 B to 4 MiB on all P ranks, every hdring algorithm and the
+ * automatic choice timed in one job (interleaved rounds, one communicator each, the choice twice as a control).
+ * Where the choice is more than 10% slower than the fastest algorithm, it writes the thresholds that give those
+ * sizes to the latency algorithm (coll_hdring_<coll>_small_bytes_*) or to the bandwidth one (_large_bytes_*),
+ * with the timings that justify them in comments (not on fewer than MIN_THRESHOLD_RANKS ranks), and says so where
+ * no threshold can. A size whose control
+ * differs by more than 10% is too noisy to justify anything: the file says so, and no threshold rests on it.
  *
  * Output (rank 0): -o FILE writes an MCA parameter file (use it with mpirun --tune FILE); --install merges it into
  * $HOME/.openmpi/mca-params.conf, which Open MPI reads for every job of this user, replacing an earlier
  * hdring-tune block and commenting out other lines that set the same parameters (nothing else changes);
- * --print (the default) prints it. Only coll_hdring_model_* parameters are written, with comments saying what was
- * measured, when, and on what. A job on one node measures only the node's figures and the reduction; one rank
- * per node, only the network's and the reduction.
+ * --print (the default) prints it. Only coll_hdring_ parameters are written, with comments saying what was
+ * measured, when, and on what; progress goes to stderr.
  */
 #include <errno.h>
+#include <math.h>
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +46,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "hdring_mpi_util.h"
+#include "hdring_registry.h"
 #include "hdring_tune_file.h"
 
 #define BIG (4 << 20)
@@ -213,6 +225,129 @@ static void measure_link(const placement_t *pl, pairing_t kind, int reps, char *
     }
 }
 
+/* ---------------------------------------------------------------- the check of the model's choices */
+
+enum { CHECK_ALLREDUCE, CHECK_REDUCE_SCATTER_BLOCK, CHECK_ALLGATHER, CHECK_BCAST, NCHECKED };
+static const char *const checked_names[NCHECKED] = {"allreduce", "reduce_scatter_block", "allgather", "bcast"};
+static const hdring_coll_t checked_core[NCHECKED] = {HDRING_COLL_ALLREDUCE, HDRING_COLL_REDUCE_SCATTER,
+                                                     HDRING_COLL_ALLGATHER, HDRING_COLL_BCAST};
+/* whole vectors, as the trace's bytes= (allgather: the output; reduce_scatter_block: the input) */
+static const double check_sizes[] = {64, 1024, 16384, 262144, 4194304};
+#define NSIZES (int) (sizeof(check_sizes) / sizeof(check_sizes[0]))
+#define CHECK_ROUNDS 7
+#define SAMPLE_S 0.02 /* the calls of one sample last about this long */
+/* Thresholds apply to every communicator size of a kind (a power of two or not): none from a check on fewer
+ * ranks, where the algorithms barely differ and a 2-rank win (recursive doubling at 4 MiB) is a loss at 8. */
+#define MIN_THRESHOLD_RANKS 4
+
+typedef struct contenders {
+    int n;                                  /* hdring's algorithms, then auto, then auto again (the control) */
+    MPI_Comm comm[HDRING_TUNE_MAX_CONTENDERS + 2];
+    char names[HDRING_TUNE_MAX_CONTENDERS][32];
+    int latency, bandwidth;                 /* the algorithms small_bytes and large_bytes select (-1: none) */
+} contenders_t;
+
+static void call(int coll, double bytes, MPI_Comm comm, float *sbuf, float *rbuf, int p)
+{
+    const int n = (int) bytes;
+    switch (coll) {
+    case CHECK_ALLREDUCE:
+        MPI_Allreduce(sbuf, rbuf, n / 4, MPI_FLOAT, MPI_SUM, comm);
+        break;
+    case CHECK_REDUCE_SCATTER_BLOCK:
+        MPI_Reduce_scatter_block(sbuf, rbuf, n / 4 / p, MPI_FLOAT, MPI_SUM, comm);
+        break;
+    case CHECK_ALLGATHER:
+        MPI_Allgather(sbuf, n / p, MPI_CHAR, rbuf, n / p, MPI_CHAR, comm);
+        break;
+    default:
+        MPI_Bcast(rbuf, n, MPI_CHAR, 0, comm);
+        break;
+    }
+}
+
+/* Seconds per call of `iters` calls on comm, the slowest rank's (barrier and maximum on `book`). */
+static double timed(int coll, double bytes, MPI_Comm comm, MPI_Comm book, int iters, float *sbuf, float *rbuf,
+                    int p)
+{
+    MPI_Barrier(book);
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+        call(coll, bytes, comm, sbuf, rbuf, p);
+    }
+    double t = (MPI_Wtime() - t0) / iters, slowest;
+    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, book);
+    return slowest;
+}
+
+/* One communicator per hdring algorithm of the collective (the algorithm forced through MPI_T before its
+ * MPI_Comm_dup), and two on auto. Hierarchical algorithms only when several nodes hold several ranks. */
+static bool make_contenders(int coll, const placement_t *pl, contenders_t *c)
+{
+    char var[96], list[512];
+    snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", checked_names[coll]);
+    if (0 != util_cvar_enum_names(var, list, sizeof(list))) {
+        return false;
+    }
+    c->n = 0;
+    c->latency = c->bandwidth = -1;
+    for (char *save = NULL, *name = strtok_r(list, ",", &save); NULL != name && c->n < HDRING_TUNE_MAX_CONTENDERS;
+         name = strtok_r(NULL, ",", &save)) {
+        const hdring_alg_t alg = hdring_alg_by_name(checked_core[coll], name);
+        const bool hier = HDRING_NALGS != alg && HDRING_ALG_NONE != hdring_algorithm(alg)->inner;
+        if (HDRING_NALGS == alg || (hier && !(pl->nodes > 1 && pl->ppn_max > 1)) || 0 != util_cvar_write(var, name)) {
+            continue;
+        }
+        snprintf(c->names[c->n], sizeof(c->names[c->n]), "%s", name);
+        c->latency = HDRING_ROLE_LATENCY == hdring_algorithm(alg)->role ? c->n : c->latency;
+        c->bandwidth = HDRING_ROLE_BANDWIDTH == hdring_algorithm(alg)->role ? c->n : c->bandwidth;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c->comm[c->n++]);
+    }
+    util_cvar_write(var, "auto");
+    MPI_Comm_dup(MPI_COMM_WORLD, &c->comm[c->n]);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c->comm[c->n + 1]);
+    return c->n > 0;
+}
+
+/* Every contender and auto twice at one size, CHECK_ROUNDS interleaved rounds (forward, then backward); the
+ * medians into pt, and auto's control/auto ratio. */
+static double check_point(int coll, double bytes, const contenders_t *c, MPI_Comm book, float *sbuf, float *rbuf,
+                          int p, hdring_tune_point_t *pt)
+{
+    const int all = c->n + 2;
+    double t[CHECK_ROUNDS][HDRING_TUNE_MAX_CONTENDERS + 2];
+    const double one = timed(coll, bytes, c->comm[c->n], book, 2, sbuf, rbuf, p);
+    const int iters = one <= 0 ? 100 : SAMPLE_S / one < 1 ? 1 : SAMPLE_S / one > 1000 ? 1000 : (int) (SAMPLE_S / one);
+    for (int a = 0; a < all; ++a) { /* warm up: plans, scratch, connections */
+        timed(coll, bytes, c->comm[a], book, 1, sbuf, rbuf, p);
+    }
+    for (int r = 0; r < CHECK_ROUNDS; ++r) {
+        for (int k = 0; k < all; ++k) {
+            const int a = r % 2 ? all - 1 - k : k;
+            t[r][a] = timed(coll, bytes, c->comm[a], book, iters, sbuf, rbuf, p);
+        }
+    }
+    double med[HDRING_TUNE_MAX_CONTENDERS + 2];
+    for (int a = 0; a < all; ++a) {
+        double v[CHECK_ROUNDS];
+        for (int r = 0; r < CHECK_ROUNDS; ++r) {
+            v[r] = t[r][a];
+        }
+        med[a] = median(v, CHECK_ROUNDS, 0, 1);
+    }
+    pt->bytes = bytes;
+    pt->n = c->n;
+    for (int a = 0; a < c->n; ++a) {
+        pt->time[a] = med[a];
+    }
+    pt->chosen = med[c->n];
+    double ratio[CHECK_ROUNDS]; /* the control: auto's second communicator against its first, round by round */
+    for (int r = 0; r < CHECK_ROUNDS; ++r) {
+        ratio[r] = t[r][c->n + 1] / t[r][c->n];
+    }
+    return median(ratio, CHECK_ROUNDS, 0, 1);
+}
+
 /* Writes text to path through a temporary file renamed over it: an interrupted run leaves the old file. */
 static bool write_file(const char *path, const char *text)
 {
@@ -296,6 +431,24 @@ static void link_comment(char *out, size_t len, const char *what, const hdring_t
              what, l->latency * 1e6, l->exchange * 1e3, l->one_way * 1e3, l->flows, 1 == l->flows ? "" : "s");
 }
 
+/* Lines for the block: its comments, or its settings. */
+#define MAX_LINES 48
+typedef struct lines {
+    char text[MAX_LINES][256];
+    int n;
+} lines_t;
+
+static void add_line(lines_t *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_line(lines_t *l, const char *fmt, ...)
+{
+    if (l->n < MAX_LINES) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(l->text[l->n++], sizeof(l->text[0]), fmt, ap);
+        va_end(ap);
+    }
+}
+
 /* Within a node the model's latency and bandwidth are effective values fitted from whole collectives
  * (perf/tune.sh): point-to-point figures make its choices worse there (on perf/fit's data, 19.6% over the
  * fastest algorithm on average with the figures measured on that machine, 8.0% with the defaults). They are
@@ -305,55 +458,190 @@ static void keep_to_network(hdring_tune_params_t *p)
     p->set[HDRING_TUNE_LATENCY_US] = p->set[HDRING_TUNE_BANDWIDTH_MBS] = false;
 }
 
-/* Rank 0: the block, its check and its destination. Returns the exit status. */
-static int conclude(const placement_t *pl, int reps, const hdring_tune_timings_t halves[2],
-                    const hdring_tune_timings_t *all, const char *out, bool do_install)
+/* Rank 0: the parameters from the timings, unless the two halves disagree; what was measured into comments.
+ * Returns the exit status. */
+static int fit(const placement_t *pl, int reps, const hdring_tune_timings_t halves[2], const hdring_tune_timings_t *all,
+               hdring_tune_params_t *best, lines_t *comments)
 {
-    hdring_tune_params_t fit[2], best;
+    hdring_tune_params_t fits[2];
     hdring_tune_param_t worst;
-    if (!hdring_tune_fit(&halves[0], &fit[0]) || !hdring_tune_fit(&halves[1], &fit[1]) ||
-        !hdring_tune_fit(all, &best)) {
+    if (!hdring_tune_fit(&halves[0], &fits[0]) || !hdring_tune_fit(&halves[1], &fits[1]) ||
+        !hdring_tune_fit(all, best)) {
         fprintf(stderr, "hdring-tune: the timings leave no time for the bytes (a latency as long as a 4 MiB "
                         "transfer): nothing written. Run it again on an idle allocation\n");
         return 3;
     }
-    keep_to_network(&fit[0]);
-    keep_to_network(&fit[1]);
-    keep_to_network(&best);
-    const double disagreement = hdring_tune_disagreement(&fit[0], &fit[1], &worst);
+    keep_to_network(&fits[0]);
+    keep_to_network(&fits[1]);
+    keep_to_network(best);
+    const double disagreement = hdring_tune_disagreement(&fits[0], &fits[1], &worst);
     if (disagreement > TOLERANCE) {
         fprintf(stderr, "hdring-tune: the same measurement taken twice differs by %.0f%% (more than %.0f%%) for %s: "
                         "%.4g and %.4g. The machine is too busy to measure: nothing written\n",
-                disagreement * 100, TOLERANCE * 100, hdring_tune_param_name(worst), fit[0].value[worst],
-                fit[1].value[worst]);
+                disagreement * 100, TOLERANCE * 100, hdring_tune_param_name(worst), fits[0].value[worst],
+                fits[1].value[worst]);
         return 3;
     }
-    char when[64], what[256], node[320] = "", network[256] = "", reduce[128], control[192];
+    char when[64], link[320];
     const time_t now = time(NULL);
     strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
-    snprintf(what, sizeof(what), "measured by hdring-tune on %s: %d ranks on %d node%s (at most %d per node), "
-             "medians of %d samples", when, pl->size, pl->nodes, 1 == pl->nodes ? "" : "s", pl->ppn_max, 2 * reps);
+    add_line(comments, "measured by hdring-tune on %s: %d ranks on %d node%s (at most %d per node), medians of %d "
+             "samples", when, pl->size, pl->nodes, 1 == pl->nodes ? "" : "s", pl->ppn_max, 2 * reps);
     if (all->node.measured) {
-        link_comment(node, sizeof(node), "within a node (not written: perf/tune.sh fits these)", &all->node);
+        link_comment(link, sizeof(link), "within a node (not written: perf/tune.sh fits these)", &all->node);
+        add_line(comments, "%s", link);
     }
     if (all->network.measured) {
-        link_comment(network, sizeof(network), "across nodes", &all->network);
+        link_comment(link, sizeof(link), "across nodes", &all->network);
+        add_line(comments, "%s", link);
     }
-    snprintf(reduce, sizeof(reduce), "reduction: 4 MiB of doubles summed in %.3f ms", all->reduce * 1e3);
-    snprintf(control, sizeof(control), "control: the fits of alternate samples differ by %.1f%% at most (%s)",
-             disagreement * 100, hdring_tune_param_name(worst));
-    const char *comments[5];
-    int ncomments = 0;
-    comments[ncomments++] = what;
-    if ('\0' != node[0]) {
-        comments[ncomments++] = node;
+    add_line(comments, "reduction: 4 MiB of doubles summed in %.3f ms", all->reduce * 1e3);
+    add_line(comments, "control: the fits of alternate samples differ by %.1f%% at most (%s)", disagreement * 100,
+             hdring_tune_param_name(worst));
+    return 0;
+}
+
+/* The fitted parameters, in force for the communicators this process creates from now on. */
+static void apply(const hdring_tune_params_t *p)
+{
+    for (int i = 0; i < HDRING_TUNE_NPARAMS; ++i) {
+        char value[64];
+        snprintf(value, sizeof(value), "%.17g", p->value[i]);
+        if (p->set[i]) {
+            util_cvar_write(hdring_tune_param_name((hdring_tune_param_t) i), value);
+        }
     }
-    if ('\0' != network[0]) {
-        comments[ncomments++] = network;
+}
+
+/* The bytes a collective can take at p ranks at most `bytes`: whole floats (chars for bcast), p equal blocks. */
+static double usable(int coll, double bytes, int p)
+{
+    const double unit = CHECK_ALLREDUCE == coll ? 4 : CHECK_BCAST == coll ? 1 : CHECK_ALLGATHER == coll ? p : 4.0 * p;
+    return floor(bytes / unit) * unit;
+}
+
+/* Every rank: each checked collective timed at each size with every hdring algorithm and auto (the fitted
+ * parameters in force); thresholds where the model loses by more than TOLERANCE, into settings, the evidence into
+ * comments. A size whose control (auto timed twice) differs by more than TOLERANCE is noisy: it is said and
+ * justifies nothing. */
+static void check_model(const placement_t *pl, char *a, char *b, lines_t *comments, lines_t *settings)
+{
+    const int p = pl->size;
+    const char *kind = 0 == (p & (p - 1)) ? "pof2" : "npof2";
+    int priority = 40;
+    MPI_Comm book; /* barriers and maxima of the timings, served by Open MPI's own components */
+    util_cvar_read_int("coll_hdring_priority", &priority);
+    util_cvar_write("coll_hdring_priority", "-1");
+    MPI_Comm_dup(MPI_COMM_WORLD, &book);
+    util_cvar_write("coll_hdring_priority", "100"); /* the contenders are hdring's, whatever the job's priority */
+
+    double worst_control = 0;
+    char worst_at[64] = "";
+    for (int coll = 0; coll < NCHECKED; ++coll) {
+        contenders_t c;
+        hdring_tune_point_t pts[NSIZES];
+        int npts = 0;
+        if (!make_contenders(coll, pl, &c)) {
+            continue;
+        }
+        for (int k = 0; k < NSIZES; ++k) {
+            const double bytes = usable(coll, check_sizes[k], p);
+            if (bytes > 0) {
+                hdring_tune_point_t *pt = &pts[npts++];
+                const double control = check_point(coll, bytes, &c, book, (float *) a, (float *) b, p, pt);
+                pt->noise = fabs(control - 1);
+                pt->noisy = pt->noise > TOLERANCE;
+                if (pt->noisy) {
+                    add_line(comments, "%s at %.0f B: not used, its control differed by %.0f%%", checked_names[coll],
+                             bytes, fabs(control - 1) * 100);
+                }
+                if (fabs(control - 1) > worst_control) {
+                    worst_control = fabs(control - 1);
+                    snprintf(worst_at, sizeof(worst_at), "%s at %.0f B", checked_names[coll], bytes);
+                }
+            }
+        }
+        const hdring_tune_thresholds_t th = hdring_tune_thresholds(pts, npts, c.latency, c.bandwidth, TOLERANCE);
+        for (int k = 0; k < npts; ++k) {
+            int fastest = 0;
+            for (int x = 1; x < pts[k].n; ++x) {
+                fastest = pts[k].time[x] < pts[k].time[fastest] ? x : fastest;
+            }
+            const double loss = pts[k].chosen / pts[k].time[fastest] - 1;
+            if (loss > TOLERANCE + pts[k].noise && !pts[k].noisy) {
+                add_line(comments, "%s at %.0f B on %d ranks: the model's choice %.1f us, %s %.1f us (+%.0f%%; control "
+                         "%.0f%%)", checked_names[coll], pts[k].bytes, p, pts[k].chosen * 1e6, c.names[fastest],
+                         pts[k].time[fastest] * 1e6, loss * 100, pts[k].noise * 100);
+            }
+        }
+        if (th.small > 0 && p >= MIN_THRESHOLD_RANKS) {
+            add_line(settings, "coll_hdring_%s_small_bytes_%s = %.0f", checked_names[coll], kind, th.small);
+        }
+        if (th.large > 0 && p >= MIN_THRESHOLD_RANKS) {
+            add_line(settings, "coll_hdring_%s_large_bytes_%s = %.0f", checked_names[coll], kind, th.large);
+        }
+        if ((th.small > 0 || th.large > 0) && p < MIN_THRESHOLD_RANKS) {
+            add_line(comments, "%s: thresholds not written: on %d ranks every algorithm is an exchange or two, and "
+                     "they would apply to larger communicators too (run hdring-tune on %d ranks or more)",
+                     checked_names[coll], p, MIN_THRESHOLD_RANKS);
+        }
+        if (th.unresolved > 0) {
+            add_line(comments, "%s: %d size%s still over %.0f%% slower than the fastest algorithm: no threshold "
+                     "gives %s to it", checked_names[coll], th.unresolved, 1 == th.unresolved ? "" : "s",
+                     TOLERANCE * 100, 1 == th.unresolved ? "it" : "them");
+        }
+        for (int x = 0; x < c.n + 2; ++x) {
+            MPI_Comm_free(&c.comm[x]);
+        }
     }
-    comments[ncomments++] = reduce;
-    comments[ncomments++] = control;
-    char *block = hdring_tune_block(&best, comments, ncomments);
+    MPI_Comm_free(&book);
+    char restore[16];
+    snprintf(restore, sizeof(restore), "%d", priority);
+    util_cvar_write("coll_hdring_priority", restore);
+    add_line(comments, "checked: %s at %d sizes from %.0f B to %.0f B on %d ranks, every algorithm timed against "
+             "the model's choice (the thresholds below apply to every communicator size that is %s)",
+             "allreduce, reduce_scatter_block, allgather, bcast", NSIZES, check_sizes[0], check_sizes[NSIZES - 1], p,
+             0 == (p & (p - 1)) ? "a power of two" : "not a power of two");
+    add_line(comments, "control: the model's choice timed twice differed by %.1f%% at most (%s)", worst_control * 100,
+             worst_at);
+}
+
+/* About how long check_model takes, from the measured links: each sample lasts SAMPLE_S or one call, whichever
+ * is longer, a call about 2 log2(p) latencies and the vector twice over the slower link. */
+static double check_seconds(const placement_t *pl, const hdring_tune_timings_t *all)
+{
+    const hdring_tune_link_t *l = all->network.measured ? &all->network : &all->node;
+    const double per_byte = (l->one_way - 2 * l->latency) / all->bytes / (l->flows > 0 ? l->flows : 1);
+    const double steps = 2 * ceil(log2(pl->size));
+    const bool hier = pl->nodes > 1 && pl->ppn_max > 1;
+    double total = 0;
+    for (int coll = 0; coll < NCHECKED; ++coll) {
+        hdring_alg_t algs[HDRING_NALGS];
+        int n = 0;
+        const int nalgs = hdring_algorithms_of(checked_core[coll], algs);
+        for (int k = 0; k < nalgs; ++k) {
+            n += hier || HDRING_ALG_NONE == hdring_algorithm(algs[k])->inner;
+        }
+        for (int k = 0; k < NSIZES; ++k) {
+            const double call = steps * l->latency + 2 * check_sizes[k] * per_byte;
+            total += (n + 2) * (CHECK_ROUNDS + 1) * (call > SAMPLE_S ? call : SAMPLE_S);
+        }
+    }
+    return total;
+}
+
+/* Rank 0: the block, to its destination. Returns the exit status. */
+static int write_out(const hdring_tune_params_t *best, const lines_t *comments, const lines_t *settings,
+                     const char *out, bool do_install)
+{
+    const char *c[MAX_LINES], *s[MAX_LINES];
+    for (int i = 0; i < comments->n; ++i) {
+        c[i] = comments->text[i];
+    }
+    for (int i = 0; i < settings->n; ++i) {
+        s[i] = settings->text[i];
+    }
+    char *block = hdring_tune_block(best, c, comments->n, s, settings->n);
     if (NULL == block) {
         return 1;
     }
@@ -375,7 +663,7 @@ static int conclude(const placement_t *pl, int reps, const hdring_tune_timings_t
 static int usage(int rank, int status)
 {
     if (0 == rank) {
-        fprintf(stderr, "usage: mpirun -np P hdring-tune [-o FILE | --install | --print] [--reps N]\n"
+        fprintf(stderr, "usage: mpirun -np P hdring-tune [-o FILE | --install | --print] [--reps N] [--quick]\n"
                         "(P >= 2, placed as your jobs are; the comment at the top of perf/hdring_tune.c and the "
                         "README's Tuning section say more)\n");
     }
@@ -385,12 +673,13 @@ static int usage(int rank, int status)
 
 int main(int argc, char **argv)
 {
-    int reps = 25;
+    int reps = 25, provided;
     const char *out = NULL;
-    bool do_install = false;
+    bool do_install = false, quick = false;
     placement_t pl;
 
     MPI_Init(&argc, &argv);
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &pl.rank);
     for (int i = 1; i < argc; ++i) {
         if (0 == strcmp(argv[i], "--reps") && i + 1 < argc && atoi(argv[i + 1]) > 0 && atoi(argv[i + 1]) <= 1000) {
@@ -399,20 +688,34 @@ int main(int argc, char **argv)
             out = argv[++i];
         } else if (0 == strcmp(argv[i], "--install") && NULL == out) {
             do_install = true;
+        } else if (0 == strcmp(argv[i], "--quick")) {
+            quick = true;
         } else if (0 != strcmp(argv[i], "--print")) {
+            MPI_T_finalize();
             return usage(pl.rank, 0 == strcmp(argv[i], "--help") ? 0 : 2);
         }
+    }
+    int priority;
+    if (0 != util_cvar_read_int("coll_hdring_priority", &priority)) {
+        if (0 == pl.rank) {
+            fprintf(stderr, "hdring-tune: coll/hdring is not loaded in this job: install it (scripts/install.sh) or "
+                            "point mca_component_path at it; ompi_info | grep hdring shows whether Open MPI finds it\n");
+        }
+        MPI_T_finalize();
+        MPI_Finalize();
+        return 2;
     }
     place(&pl);
     if (pl.size < 2) {
         if (0 == pl.rank) {
             fprintf(stderr, "hdring-tune: run it on 2 or more ranks\n");
         }
+        MPI_T_finalize();
         MPI_Finalize();
         return 2;
     }
     const bool within = pl.ppn_max >= 2, across = pl.nodes >= 2;
-    const int phases = within + across + 1;
+    const int phases = within + across + 1 + !quick;
     char *a = malloc(BIG), *b = malloc(BIG);
     double *t = malloc((size_t) 2 * reps * sizeof(*t));
     hdring_tune_timings_t halves[2] = {{.bytes = BIG}, {.bytes = BIG}}, all = {.bytes = BIG};
@@ -436,14 +739,30 @@ int main(int argc, char **argv)
     halves[1].reduce = median(t, 2 * reps, 1, 2);
     all.reduce = median(t, 2 * reps, 0, 1);
 
-    const int status = 0 == pl.rank ? conclude(&pl, reps, halves, &all, out, do_install) : 0;
-    int worst = status;
-    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    static lines_t comments, settings;
+    hdring_tune_params_t best = {{false}, {0}};
+    int status = 0 == pl.rank ? fit(&pl, reps, halves, &all, &best, &comments) : 0;
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&best, (int) sizeof(best), MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (0 == status && !quick) {
+        if (0 == pl.rank) {
+            fprintf(stderr, "hdring-tune: %d/%d the model's choices against every algorithm, timed: 4 collectives "
+                            "at %d sizes, %d rounds, about %.0f s (--quick skips it)\n", ++phase, phases, NSIZES,
+                    CHECK_ROUNDS, check_seconds(&pl, &all));
+        }
+        apply(&best);
+        check_model(&pl, a, b, &comments, &settings);
+    }
+    if (0 == status && 0 == pl.rank) {
+        status = write_out(&best, &comments, &settings, out, do_install);
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     free(a);
     free(b);
     free(t);
     free(pl.node_of);
     free(pl.index_of);
+    MPI_T_finalize();
     MPI_Finalize();
-    return worst;
+    return status;
 }

@@ -121,9 +121,65 @@ static char *finish(text_t *t)
     return t->s;
 }
 
-char *hdring_tune_block(const hdring_tune_params_t *p, const char *const *comments, int ncomments)
+static double fastest(const hdring_tune_point_t *pt)
+{
+    double best = pt->time[0];
+    for (int a = 1; a < pt->n; ++a) {
+        best = pt->time[a] < best ? pt->time[a] : best;
+    }
+    return best;
+}
+
+static bool near_fastest(const hdring_tune_point_t *pt, double t, double tolerance)
+{
+    return t <= (1 + tolerance) * fastest(pt);
+}
+
+/* Whether time t at the point is a loss beyond the tolerance and the point's own noise. */
+static bool wrong(const hdring_tune_point_t *pt, double t, double tolerance)
+{
+    return !pt->noisy && t > (1 + tolerance + pt->noise) * fastest(pt);
+}
+
+/* Whether a threshold may give the point to the contender (which then wins it within the tolerance). */
+static bool may_give(const hdring_tune_point_t *pt, int contender, double tolerance)
+{
+    return !pt->noisy && near_fastest(pt, pt->time[contender], tolerance);
+}
+
+hdring_tune_thresholds_t hdring_tune_thresholds(const hdring_tune_point_t *pts, int n, int latency, int bandwidth,
+                                                double tolerance)
+{
+    hdring_tune_thresholds_t th = {0, 0, 0};
+    int last_small = -1, first_large = n;
+
+    /* small: to the last wrong point of the run from the first point where `latency` is near the fastest */
+    for (int i = 0; latency >= 0 && i < n && may_give(&pts[i], latency, tolerance); ++i) {
+        last_small = wrong(&pts[i], pts[i].chosen, tolerance) ? i : last_small;
+    }
+    /* large: from the first wrong point of the run to the last point, after small's, where `bandwidth` is near */
+    for (int i = n - 1; bandwidth >= 0 && i > last_small && may_give(&pts[i], bandwidth, tolerance); --i) {
+        first_large = wrong(&pts[i], pts[i].chosen, tolerance) ? i : first_large;
+    }
+    th.small = last_small >= 0 ? pts[last_small].bytes : 0;
+    th.large = first_large < n ? pts[first_large].bytes : 0;
+    for (int i = 0; i < n; ++i) {
+        const double t = i <= last_small ? pts[i].time[latency] : i >= first_large ? pts[i].time[bandwidth]
+                                                                                     : pts[i].chosen;
+        th.unresolved += !pts[i].noisy && wrong(&pts[i], t, tolerance);
+    }
+    return th;
+}
+
+char *hdring_tune_block(const hdring_tune_params_t *p, const char *const *comments, int ncomments,
+                        const char *const *settings, int nsettings)
 {
     text_t t = {NULL, 0, 0, false};
+    for (int i = 0; i < nsettings; ++i) {
+        if (0 != strncmp(settings[i], "coll_hdring_", strlen("coll_hdring_"))) {
+            return NULL;
+        }
+    }
     add(&t, "%s\n", BEGIN_MARK);
     for (int i = 0; i < ncomments; ++i) {
         add(&t, "# %s\n", comments[i]);
@@ -133,6 +189,9 @@ char *hdring_tune_block(const hdring_tune_params_t *p, const char *const *commen
             const bool latency = HDRING_TUNE_LATENCY_US == i || HDRING_TUNE_NETWORK_LATENCY_US == i;
             add(&t, latency ? "%s = %.3f\n" : "%s = %.0f\n", names[i], p->value[i]);
         }
+    }
+    for (int i = 0; i < nsettings; ++i) {
+        add(&t, "%s\n", settings[i]);
     }
     add(&t, "%s\n", END_MARK);
     return finish(&t);

@@ -55,10 +55,38 @@ bool hdring_tune_fit(const hdring_tune_timings_t *t, hdring_tune_params_t *out);
 double hdring_tune_disagreement(const hdring_tune_params_t *a, const hdring_tune_params_t *b,
                                 hdring_tune_param_t *which);
 
+/* One collective at one size, timed: each contender's median time per call, and the automatic choice's. */
+#define HDRING_TUNE_MAX_CONTENDERS 16
+typedef struct hdring_tune_point {
+    double bytes;
+    int n; /* contenders */
+    double time[HDRING_TUNE_MAX_CONTENDERS];
+    double chosen; /* the component's automatic choice, as it runs */
+    double noise;  /* how far its control (the choice timed twice) was off, relative: a loss must exceed it too */
+    bool noisy;    /* the control was off by more than the tolerance: the point justifies nothing */
+} hdring_tune_point_t;
+
+/* Thresholds that overrule the model where it chose more than `tolerance` (plus the point's noise) slower than
+ * the fastest contender: small (bytes; 0 none) gives the sizes up to it to contender `latency`, large (0 none)
+ * the sizes from it to contender `bandwidth` (-1: the collective has none). Within the run of points from the
+ * smallest (small), or to the largest (large), where its contender is within the tolerance of the fastest, each
+ * reaches as far as the model's last (first) wrong point and no further. A noisy point ends a run and counts for
+ * nothing. `unresolved` counts the points still wrong with the thresholds applied (no threshold can give them to
+ * the fastest). Points in increasing size. */
+typedef struct hdring_tune_thresholds {
+    double small, large;
+    int unresolved;
+} hdring_tune_thresholds_t;
+
+hdring_tune_thresholds_t hdring_tune_thresholds(const hdring_tune_point_t *pts, int n, int latency, int bandwidth,
+                                                double tolerance);
+
 /* The block hdring-tune writes: its marker lines, the comment lines given (each prefixed with "# "; may be
- * NULL), and one "name = value" line per parameter set. Only coll_hdring_model_* parameters. Allocated; NULL out
- * of memory. */
-char *hdring_tune_block(const hdring_tune_params_t *p, const char *const *comments, int ncomments);
+ * NULL), one "name = value" line per parameter set, and the settings given ("coll_hdring_<name> = value"
+ * lines; others are refused). Only coll_hdring_ parameters. Allocated; NULL out of memory or for a setting of
+ * another component. */
+char *hdring_tune_block(const hdring_tune_params_t *p, const char *const *comments, int ncomments,
+                        const char *const *settings, int nsettings);
 
 /* An MCA parameter file with the block merged in: the existing text (NULL: none) without any earlier
  * hdring-tune block, every other line kept as it is except those setting a parameter the block sets, which are

@@ -107,6 +107,9 @@ int util_cvar_write(const char *name, const char *value)
         } else {
             rc = MPI_T_cvar_write(handle, &v);
         }
+    } else if (MPI_DOUBLE == dtype) {
+        double v = strtod(value, NULL);
+        rc = MPI_T_cvar_write(handle, &v);
     } else {
         fprintf(stderr, "MPI_T: %s has a type this test does not write\n", name);
         rc = MPI_ERR_OTHER;

@@ -196,10 +196,19 @@ suite_foundation() {
     home=$(mktemp -d)
     mkdir -p "$home/.openmpi"
     printf 'btl = self,vader\ncoll_hdring_model_reduce_mbs = 1\ncoll_hdring_priority = 50\n' >"$home/.openmpi/mca-params.conf"
-    local conf=$home/.openmpi/mca-params.conf runs_ok=true
+    local conf=$home/.openmpi/mca-params.conf runs_ok=true runs_log
+    runs_log=$(mktemp)
     for run in 1 2; do
-        HOME=$home mpi 2 -x HOME "${HDRING_TUNE:?}" --install || runs_ok=false
+        # exit status 3: it found the machine too busy to measure and wrote nothing, as it should; again
+        for attempt in 1 2 3; do
+            HOME=$home mpi 2 -x HOME "${HDRING_TUNE:?}" --quick --install
+            rc=$?
+            cat "$LOG" >>"$runs_log"
+            [ $rc -eq 3 ] || break
+        done
+        [ $rc -eq 0 ] || runs_ok=false
     done
+    mv "$runs_log" "$LOG"
     if $runs_ok && [ "$(grep -c '^# >>> hdring-tune' "$conf")" -eq 1 ] && [ "$(sed -n 1p "$conf")" = 'btl = self,vader' ] &&
         [ "$(sed -n 2p "$conf")" = '# replaced by hdring-tune: coll_hdring_model_reduce_mbs = 1' ] &&
         [ "$(sed -n 3p "$conf")" = 'coll_hdring_priority = 50' ] && grep -Eq '^coll_hdring_model_reduce_mbs = [1-9][0-9]*$' "$conf" &&
@@ -525,23 +534,28 @@ suite_cluster() {
     done
 
     # hdring-tune on the emulated 1 Gbit/s network (125 MB/s): the network's parameters measured and written,
-    # usable with mpirun --tune
-    name="hdring-tune on 4 emulated nodes x 2 at 1 Gbit/s: network parameters near the link's 125 MB/s, read by --tune"
+    # the model's choices checked against every algorithm timed, the file usable with mpirun --tune
+    name="hdring-tune on 4 emulated nodes x 2 at 1 Gbit/s: network parameters near the link's 125 MB/s, choices checked, read by --tune"
     if [ "$(id -u)" -ne 0 ]; then
         n=$((n + 1))
         echo "ok $n - $name # SKIP needs root (network namespaces)"
         return
     fi
-    local conf
+    local conf rc bw
     conf=$(mktemp)
-    timeout -k 10 "$((TIMEOUT * 3))" "$HDRING_SRCDIR/perf/cluster/cluster.sh" run 4 1gbit 2 --wait "$TIMEOUT" -- \
-        "${HDRING_TUNE:?}" --reps 11 -o "$conf" >"$LOG" 2>&1
-    local rc=$? bw
+    for attempt in 1 2 3; do # exit status 3: too busy to measure (it says so and writes nothing); again
+        timeout -k 10 "$((TIMEOUT * 3))" "$HDRING_SRCDIR/perf/cluster/cluster.sh" run 4 1gbit 2 --wait "$TIMEOUT" -- \
+            "${HDRING_TUNE:?}" -o "$conf" >"$LOG" 2>&1
+        rc=$?
+        [ $rc -eq 3 ] || break
+    done
     bw=$(sed -n 's/^coll_hdring_model_network_bandwidth_mbs = \([0-9]*\)$/\1/p' "$conf")
     if [ $rc -eq 0 ] && [ -n "$bw" ] && [ "$bw" -ge 90 ] && [ "$bw" -le 130 ] &&
         grep -Eq '^coll_hdring_model_network_latency_us = [0-9.]+$' "$conf" &&
         grep -Eq '^coll_hdring_model_network_exchange_mbs = [1-9][0-9]*$' "$conf" &&
-        [ "$(grep -Evc '^#|^coll_hdring_model_' "$conf")" -eq 0 ] &&
+        grep -q '^# checked: allreduce, reduce_scatter_block, allgather, bcast at 5 sizes' "$conf" &&
+        grep -q '^# control: the model.s choice timed twice differed by' "$conf" &&
+        [ "$(grep -Evc '^#|^coll_hdring_model_|^coll_hdring_[a-z_]+_(small|large)_bytes_pof2 = [1-9][0-9]*$' "$conf")" -eq 0 ] &&
         "$MPIRUN" --tune "$conf" -np 1 "$OMPI_INFO" --param coll hdring --level 9 --parsable 2>/dev/null |
         grep -q "^mca:coll:hdring:param:coll_hdring_model_network_bandwidth_mbs:value:$bw"; then
         pass "$name ($bw MB/s)"

@@ -4,7 +4,8 @@
  * hdring-tune without MPI (perf/hdring_tune_file.h): synthetic timings give the parameters that produced them;
  * two fits that differ beyond the tolerance are caught, with the parameter that differs; the block holds only
  * hdring's model parameters between its markers; merging into an existing MCA parameter file keeps every other
- * line, comments out lines setting the same parameters, and replaces an earlier block instead of adding one.
+ * line, comments out lines setting the same parameters, and replaces an earlier block instead of adding one;
+ * thresholds derived from timed collectives give the sizes the model got wrong to the algorithm that wins them.
  */
 #include "unit_check.h"
 #include <math.h>
@@ -90,13 +91,16 @@ START_TEST(block_holds_only_model_parameters)
     p.value[HDRING_TUNE_NETWORK_LATENCY_US] = 29.3071;
     p.value[HDRING_TUNE_REDUCE_MBS] = 16965.4;
     const char *comments[] = {"measured on 8 ranks", "control: 1.1%"};
-    char *block = hdring_tune_block(&p, comments, 2);
+    const char *settings[] = {"coll_hdring_allgather_small_bytes_pof2 = 1024"};
+    ck_assert_ptr_null(hdring_tune_block(&p, comments, 2, (const char *const[]){"btl = tcp"}, 1));
+    char *block = hdring_tune_block(&p, comments, 2, settings, 1);
     ck_assert_ptr_nonnull(block);
     ck_assert_str_eq(block, "# >>> hdring-tune: coll/hdring's cost model, measured (hdring-tune rewrites this block)\n"
                             "# measured on 8 ranks\n"
                             "# control: 1.1%\n"
                             "coll_hdring_model_network_latency_us = 29.307\n"
                             "coll_hdring_model_reduce_mbs = 16965\n"
+                            "coll_hdring_allgather_small_bytes_pof2 = 1024\n"
                             "# <<< hdring-tune\n");
     free(block);
 }
@@ -107,7 +111,7 @@ START_TEST(merge_keeps_other_lines_and_replaces_its_block)
     hdring_tune_params_t p = {{false}, {0}};
     p.set[HDRING_TUNE_NETWORK_LATENCY_US] = true;
     p.value[HDRING_TUNE_NETWORK_LATENCY_US] = 30;
-    char *block = hdring_tune_block(&p, NULL, 0);
+    char *block = hdring_tune_block(&p, NULL, 0, NULL, 0);
     const char *existing = "# my settings\n"
                            "btl = self,vader,tcp\n"
                            "  coll_hdring_model_network_latency_us=12\n"
@@ -126,7 +130,7 @@ START_TEST(merge_keeps_other_lines_and_replaces_its_block)
 
     /* again, with other values: the block is replaced, nothing else changes */
     p.value[HDRING_TUNE_NETWORK_LATENCY_US] = 31;
-    char *block2 = hdring_tune_block(&p, NULL, 0);
+    char *block2 = hdring_tune_block(&p, NULL, 0, NULL, 0);
     char *twice = hdring_tune_merge(once, block2);
     snprintf(expected, sizeof(expected), "%s%s", kept, block2);
     ck_assert_str_eq(twice, expected);
@@ -142,6 +146,76 @@ START_TEST(merge_keeps_other_lines_and_replaces_its_block)
 }
 END_TEST
 
+/* Contenders 0 (latency), 1 (other), 2 (bandwidth) at sizes 1, 10, 100, ...: times from a table, the
+ * automatic choice's from `chosen` (a contender index per point). */
+static void points_of(const double (*times)[3], const int *chosen, int n, hdring_tune_point_t *pts)
+{
+    for (int i = 0; i < n; ++i) {
+        pts[i].bytes = pow(10, i);
+        pts[i].n = 3;
+        for (int a = 0; a < 3; ++a) {
+            pts[i].time[a] = times[i][a];
+        }
+        pts[i].chosen = times[i][chosen[i]];
+        pts[i].noise = 0;
+        pts[i].noisy = false;
+    }
+}
+
+START_TEST(thresholds_mend_the_model)
+{
+    const double times[6][3] = {{1, 1.3, 5}, {2, 2.5, 6}, {4, 4, 7}, {9, 7, 8}, {20, 15, 12}, {50, 40, 30}};
+    hdring_tune_point_t pts[6];
+
+    /* the model chose right everywhere: no threshold */
+    points_of(times, (const int[]){0, 0, 0, 1, 2, 2}, 6, pts);
+    hdring_tune_thresholds_t th = hdring_tune_thresholds(pts, 6, 0, 2, 0.10);
+    ck_assert(0 == th.small && 0 == th.large && 0 == th.unresolved);
+
+    /* it took the other algorithm too early (points 0, 1: 30% and 25% slower): small gives them to the latency
+     * algorithm, and no more (point 2, a tie, stays the model's) */
+    points_of(times, (const int[]){1, 1, 1, 1, 2, 2}, 6, pts);
+    th = hdring_tune_thresholds(pts, 6, 0, 2, 0.10);
+    ck_assert(10 == th.small && 0 == th.large && 0 == th.unresolved);
+
+    /* a loss within the point's own noise is no loss */
+    pts[0].noise = 0.25;
+    pts[1].noise = 0.2;
+    th = hdring_tune_thresholds(pts, 6, 0, 2, 0.10);
+    ck_assert(0 == th.small && 0 == th.unresolved);
+
+    /* and ring too late (point 4: 25% slower): large from point 4 */
+    points_of(times, (const int[]){1, 1, 1, 1, 1, 1}, 6, pts);
+    th = hdring_tune_thresholds(pts, 6, 0, 2, 0.10);
+    ck_assert(10 == th.small && 1e4 == th.large && 0 == th.unresolved);
+
+    /* the other algorithm lost at point 3 (7 against 9, chosen 0): no threshold gives it back */
+    points_of(times, (const int[]){0, 0, 0, 0, 2, 2}, 6, pts);
+    th = hdring_tune_thresholds(pts, 6, 0, 2, 0.10);
+    ck_assert(0 == th.small && 0 == th.large && 1 == th.unresolved);
+
+    /* within the tolerance is right: 8% slower mends nothing */
+    points_of(times, (const int[]){0, 0, 0, 1, 2, 2}, 6, pts);
+    pts[0].chosen = 1.08;
+    th = hdring_tune_thresholds(pts, 6, 0, 2, 0.10);
+    ck_assert(0 == th.small && 0 == th.unresolved);
+
+    /* a noisy point justifies nothing: it ends small's run (at point 0) and is not counted */
+    points_of(times, (const int[]){1, 1, 1, 1, 2, 2}, 6, pts);
+    pts[1].noisy = true;
+    th = hdring_tune_thresholds(pts, 6, 0, 2, 0.10);
+    ck_assert(1 == th.small && 0 == th.large && 0 == th.unresolved);
+    pts[0].noisy = true;
+    th = hdring_tune_thresholds(pts, 6, 0, 2, 0.10);
+    ck_assert(0 == th.small && 0 == th.unresolved);
+
+    /* no bandwidth algorithm (-1): only small */
+    points_of(times, (const int[]){1, 1, 1, 1, 1, 1}, 6, pts);
+    th = hdring_tune_thresholds(pts, 6, 0, -1, 0.10);
+    ck_assert(10 == th.small && 0 == th.large && 2 == th.unresolved);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("tune");
@@ -150,5 +224,6 @@ int main(void)
     UNIT_ADD(s, disagreement_names_the_parameter);
     UNIT_ADD(s, block_holds_only_model_parameters);
     UNIT_ADD(s, merge_keeps_other_lines_and_replaces_its_block);
+    UNIT_ADD(s, thresholds_mend_the_model);
     return unit_run(s);
 }
