@@ -543,7 +543,7 @@ suite_cluster() {
     fi
     local conf rc bw
     conf=$(mktemp)
-    for attempt in 1 2 3; do # exit status 3: too busy to measure (it says so and writes nothing); again
+    for attempt in 1 2 3 4 5; do # exit status 3: too busy to measure (it says so and writes nothing); again
         timeout -k 10 "$((TIMEOUT * 3))" "$HDRING_SRCDIR/perf/cluster/cluster.sh" run 4 1gbit 2 --wait "$TIMEOUT" -- \
             "${HDRING_TUNE:?}" -o "$conf" >"$LOG" 2>&1
         rc=$?
