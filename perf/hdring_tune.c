@@ -51,7 +51,7 @@
 #include "hdring_tune_file.h"
 
 #define BIG (4 << 20)
-#define TOLERANCE 0.10 /* most the two halves' fits may differ */
+#define TOLERANCE 0.10 /* most two measurements of one thing may differ; least loss of the model that counts */
 
 typedef enum { WITHIN_NODE, ACROSS_NODES } pairing_t;
 
