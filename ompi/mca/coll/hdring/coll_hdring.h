@@ -130,6 +130,16 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
  * processes send at once, as at MPI_Init). MCA parameters are the same on every process, so the first one
  * speaks for all. */
 void mca_coll_hdring_report(const char *topic, ...);
+/* FNV-1a of n bytes, continuing from h (start from MCA_COLL_HDRING_HASH_SEED): labels and digests that ranks
+ * compare, never stored. */
+#define MCA_COLL_HDRING_HASH_SEED 1469598103934665603ULL
+static inline uint64_t mca_coll_hdring_hash(uint64_t h, const void *data, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        h = (h ^ ((const unsigned char *) data)[i]) * 1099511628211ULL;
+    }
+    return h;
+}
 /* Appends printf-style text to buf (of `size` bytes, NUL-terminated), truncating if it must. */
 void mca_coll_hdring_append(char *buf, size_t size, const char *fmt, ...) __opal_attribute_format__(__printf__, 3, 4);
 /* The same message, from whichever process calls it. */

@@ -33,17 +33,6 @@
 
 #define MAX_LISTED_VALUES 4    /* distinct values named per parameter */
 
-static uint64_t digest_of(const uint64_t *values, int n)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (int i = 0; i < n; ++i) {
-        for (int byte = 0; byte < 8; ++byte) {
-            h = (h ^ ((values[i] >> (8 * byte)) & 0xff)) * 1099511628211ULL;
-        }
-    }
-    return h;
-}
-
 /* "0-3,6,9-10": the ranks whose value of parameter i (of n per rank in all) is `value`. */
 static void append_ranks(char *out, size_t len, const int64_t *all, int p, int n, int i, int64_t value)
 {
@@ -165,7 +154,8 @@ int mca_coll_hdring_agreement(mca_coll_hdring_module_t *m, struct ompi_communica
     if (NULL == all) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    const int64_t digest = (int64_t) digest_of(values, n);
+    const int64_t digest = (int64_t) mca_coll_hdring_hash(MCA_COLL_HDRING_HASH_SEED, values,
+                                                          (size_t) n * sizeof(*values));
     int rc = mca_coll_hdring_gather_values(m, comm, &digest, 1, all);
     bool agree = true;
     for (int r = 0; OMPI_SUCCESS == rc && r < p; ++r) {

@@ -339,12 +339,9 @@ uint64_t mca_coll_hdring_decisive_value(const mca_coll_hdring_config_t *cfg, int
     case MCA_BASE_VAR_TYPE_DOUBLE:
         memcpy(&value, at, sizeof(value));
         break;
-    case MCA_BASE_VAR_TYPE_STRING: { /* FNV-1a of the text; unset and empty alike */
+    case MCA_BASE_VAR_TYPE_STRING: { /* a hash of the text; unset and empty alike */
         const char *text = *(char *const *) at;
-        value = 1469598103934665603ULL;
-        for (; NULL != text && '\0' != *text; ++text) {
-            value = (value ^ (unsigned char) *text) * 1099511628211ULL;
-        }
+        value = mca_coll_hdring_hash(MCA_COLL_HDRING_HASH_SEED, text, NULL == text ? 0 : strlen(text));
         break;
     }
     default:

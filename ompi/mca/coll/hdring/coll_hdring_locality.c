@@ -40,15 +40,6 @@
 #define NO_DOMAIN (-1)
 #define NOT_ASKED (-2)
 
-static uint64_t name_hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL;
-    for (; '\0' != *s; ++s) {
-        h = (h ^ (unsigned char) *s) * 1099511628211ULL;
-    }
-    return h;
-}
-
 static ompi_proc_t *proc_of(struct ompi_communicator_t *comm, int r) { return ompi_comm_peer_lookup(comm, r); }
 
 static bool same_job(const ompi_proc_t *proc)
@@ -258,7 +249,8 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
         const char *host = host_of(self);
         source = 3;
         all = malloc((size_t) p * sizeof(*all));
-        const int64_t mine = (int64_t) name_hash(NULL != host ? host : opal_process_info.nodename);
+        const char *name = NULL != host ? host : opal_process_info.nodename;
+        const int64_t mine = (int64_t) mca_coll_hdring_hash(MCA_COLL_HDRING_HASH_SEED, name, strlen(name));
         rc = NULL == all ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_hdring_gather_values(m, comm, &mine, 1, all);
         for (int r = 0; OMPI_SUCCESS == rc && r < p; ++r) {
             node[r] = (int) (all[r] % INT32_MAX); /* a label: equal hashes, equal node */
