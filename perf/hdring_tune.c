@@ -568,12 +568,9 @@ static void check_model(const placement_t *pl, char *a, char *b, lines_t *commen
         }
         const hdring_tune_thresholds_t th = hdring_tune_thresholds(pts, npts, c.latency, c.bandwidth, TOLERANCE);
         for (int k = 0; k < npts; ++k) {
-            int fastest = 0;
-            for (int x = 1; x < pts[k].n; ++x) {
-                fastest = pts[k].time[x] < pts[k].time[fastest] ? x : fastest;
-            }
+            const int fastest = hdring_tune_fastest(&pts[k]);
             const double loss = pts[k].chosen / pts[k].time[fastest] - 1;
-            if (loss > TOLERANCE + pts[k].noise && !pts[k].noisy) {
+            if (hdring_tune_wrong(&pts[k], pts[k].chosen, TOLERANCE)) {
                 add_line(comments, "%s at %.0f B on %d ranks: the model's choice %.1f us, %s %.1f us (+%.0f%%; control "
                          "%.0f%%)", checked_names[coll], pts[k].bytes, p, pts[k].chosen * 1e6, c.names[fastest],
                          pts[k].time[fastest] * 1e6, loss * 100, pts[k].noise * 100);

@@ -121,22 +121,23 @@ static char *finish(text_t *t)
     return t->s;
 }
 
-static double fastest(const hdring_tune_point_t *pt)
+int hdring_tune_fastest(const hdring_tune_point_t *pt)
 {
-    double best = pt->time[0];
+    int best = 0;
     for (int a = 1; a < pt->n; ++a) {
-        best = pt->time[a] < best ? pt->time[a] : best;
+        best = pt->time[a] < pt->time[best] ? a : best;
     }
     return best;
 }
+
+static double fastest(const hdring_tune_point_t *pt) { return pt->time[hdring_tune_fastest(pt)]; }
 
 static bool near_fastest(const hdring_tune_point_t *pt, double t, double tolerance)
 {
     return t <= (1 + tolerance) * fastest(pt);
 }
 
-/* Whether time t at the point is a loss beyond the tolerance and the point's own noise. */
-static bool wrong(const hdring_tune_point_t *pt, double t, double tolerance)
+bool hdring_tune_wrong(const hdring_tune_point_t *pt, double t, double tolerance)
 {
     return !pt->noisy && t > (1 + tolerance + pt->noise) * fastest(pt);
 }
@@ -155,18 +156,18 @@ hdring_tune_thresholds_t hdring_tune_thresholds(const hdring_tune_point_t *pts, 
 
     /* small: to the last wrong point of the run from the first point where `latency` is near the fastest */
     for (int i = 0; latency >= 0 && i < n && may_give(&pts[i], latency, tolerance); ++i) {
-        last_small = wrong(&pts[i], pts[i].chosen, tolerance) ? i : last_small;
+        last_small = hdring_tune_wrong(&pts[i], pts[i].chosen, tolerance) ? i : last_small;
     }
     /* large: from the first wrong point of the run to the last point, after small's, where `bandwidth` is near */
     for (int i = n - 1; bandwidth >= 0 && i > last_small && may_give(&pts[i], bandwidth, tolerance); --i) {
-        first_large = wrong(&pts[i], pts[i].chosen, tolerance) ? i : first_large;
+        first_large = hdring_tune_wrong(&pts[i], pts[i].chosen, tolerance) ? i : first_large;
     }
     th.small = last_small >= 0 ? pts[last_small].bytes : 0;
     th.large = first_large < n ? pts[first_large].bytes : 0;
     for (int i = 0; i < n; ++i) {
         const double t = i <= last_small ? pts[i].time[latency] : i >= first_large ? pts[i].time[bandwidth]
                                                                                      : pts[i].chosen;
-        th.unresolved += !pts[i].noisy && wrong(&pts[i], t, tolerance);
+        th.unresolved += hdring_tune_wrong(&pts[i], t, tolerance);
     }
     return th;
 }

@@ -81,6 +81,13 @@ typedef struct hdring_tune_thresholds {
 hdring_tune_thresholds_t hdring_tune_thresholds(const hdring_tune_point_t *pts, int n, int latency, int bandwidth,
                                                 double tolerance);
 
+/* The contender fastest at the point. */
+int hdring_tune_fastest(const hdring_tune_point_t *pt);
+
+/* Whether time t at the point is a loss beyond the tolerance and the point's own noise (never at a noisy point):
+ * what the thresholds mend. */
+bool hdring_tune_wrong(const hdring_tune_point_t *pt, double t, double tolerance);
+
 /* The block hdring-tune writes: its marker lines, the comment lines given (each prefixed with "# "; may be
  * NULL), one "name = value" line per parameter set, and the settings given ("coll_hdring_<name> = value"
  * lines; others are refused). Only coll_hdring_ parameters. Allocated; NULL out of memory or for a setting of
