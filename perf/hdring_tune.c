@@ -78,6 +78,14 @@ static double median(const double *t, int n, int first, int step)
     return sorted[m / 2];
 }
 
+/* The medians of the even samples, the odd ones and all of them: the two interleaved halves and the whole. */
+static void halves_and_all(const double *t, int n, double m[3])
+{
+    m[0] = median(t, n, 0, 2);
+    m[1] = median(t, n, 1, 2);
+    m[2] = median(t, n, 0, 1);
+}
+
 static void place(placement_t *pl)
 {
     MPI_Comm node;
@@ -200,7 +208,7 @@ static void measure_link(const placement_t *pl, pairing_t kind, int reps, char *
     int first = peer >= 0 ? (pl->rank < peer ? pl->rank : peer) : pl->size;
     MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     const bool lower = peer >= 0 && pl->rank < peer, paired = peer >= 0;
-    const int firsts[3] = {0, 1, 0}, steps[3] = {2, 2, 1};
+    double m[3];
 
     if (0 == pl->rank) {
         fprintf(stderr, "hdring-tune: %d/%d %s (%d pair%s per node%s)\n", phase, phases,
@@ -212,16 +220,19 @@ static void measure_link(const placement_t *pl, pairing_t kind, int reps, char *
         links[k]->flows = ACROSS_NODES == kind ? pairs : 1;
     }
     sample(ping_pong, peer, lower, paired && (pl->rank == first || peer == first), a, b, t, n);
+    halves_and_all(t, n, m);
     for (int k = 0; k < 3; ++k) {
-        links[k]->latency = median(t, n, firsts[k], steps[k]) / 200;
+        links[k]->latency = m[k] / 200;
     }
     sample(exchange, peer, lower, paired, a, b, t, n);
+    halves_and_all(t, n, m);
     for (int k = 0; k < 3; ++k) {
-        links[k]->exchange = median(t, n, firsts[k], steps[k]);
+        links[k]->exchange = m[k];
     }
     sample(one_way, peer, lower, paired, a, b, t, n);
+    halves_and_all(t, n, m);
     for (int k = 0; k < 3; ++k) {
-        links[k]->one_way = median(t, n, firsts[k], steps[k]);
+        links[k]->one_way = m[k];
     }
 }
 
@@ -737,9 +748,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "hdring-tune: %d/%d reduction\n", ++phase, phases);
     }
     sample(reduction, -1, false, 0 == pl.rank, a, b, t, 2 * reps);
-    halves[0].reduce = median(t, 2 * reps, 0, 2);
-    halves[1].reduce = median(t, 2 * reps, 1, 2);
-    all.reduce = median(t, 2 * reps, 0, 1);
+    double m[3];
+    halves_and_all(t, 2 * reps, m);
+    halves[0].reduce = m[0];
+    halves[1].reduce = m[1];
+    all.reduce = m[2];
 
     static lines_t comments, settings;
     hdring_tune_params_t best = {{false}, {0}};
