@@ -83,6 +83,22 @@ check() {
 
 has() { grep -Eq -- "$1" "$LOG"; }
 
+# measured TRIES COMMAND...: a hdring-tune job, again while it exits 3 (it found the machine too busy to measure
+# and wrote nothing, as it should), at most TRIES times. The last exit status; every attempt's output in $LOG.
+measured() {
+    local tries=$1 rc attempts
+    shift
+    attempts=$(mktemp)
+    for ((attempt = 1; attempt <= tries; ++attempt)); do
+        "$@"
+        rc=$?
+        cat "$LOG" >>"$attempts"
+        [ $rc -eq 3 ] || break
+    done
+    mv "$attempts" "$LOG"
+    return $rc
+}
+
 suite_foundation() {
     local bin=$HDRING_TESTBIN
 
@@ -199,14 +215,8 @@ suite_foundation() {
     local conf=$home/.openmpi/mca-params.conf runs_ok=true runs_log
     runs_log=$(mktemp)
     for run in 1 2; do
-        # exit status 3: it found the machine too busy to measure and wrote nothing, as it should; again
-        for attempt in 1 2 3; do
-            HOME=$home mpi 2 -x HOME "${HDRING_TUNE:?}" --quick --install
-            rc=$?
-            cat "$LOG" >>"$runs_log"
-            [ $rc -eq 3 ] || break
-        done
-        [ $rc -eq 0 ] || runs_ok=false
+        HOME=$home measured 3 mpi 2 -x HOME "${HDRING_TUNE:?}" --quick --install || runs_ok=false
+        cat "$LOG" >>"$runs_log"
     done
     mv "$runs_log" "$LOG"
     if $runs_ok && [ "$(grep -c '^# >>> hdring-tune' "$conf")" -eq 1 ] && [ "$(sed -n 1p "$conf")" = 'btl = self,vader' ] &&
@@ -543,12 +553,12 @@ suite_cluster() {
     fi
     local conf rc bw
     conf=$(mktemp)
-    for attempt in 1 2 3 4 5; do # exit status 3: too busy to measure (it says so and writes nothing); again
+    tune_on_cluster() {
         timeout -k 10 "$((TIMEOUT * 3))" "$HDRING_SRCDIR/perf/cluster/cluster.sh" run 4 1gbit 2 --wait "$TIMEOUT" -- \
             "${HDRING_TUNE:?}" -o "$conf" >"$LOG" 2>&1
-        rc=$?
-        [ $rc -eq 3 ] || break
-    done
+    }
+    measured 5 tune_on_cluster
+    rc=$?
     bw=$(sed -n 's/^coll_hdring_model_network_bandwidth_mbs = \([0-9]*\)$/\1/p' "$conf")
     if [ $rc -eq 0 ] && [ -n "$bw" ] && [ "$bw" -ge 90 ] && [ "$bw" -le 130 ] &&
         grep -Eq '^coll_hdring_model_network_latency_us = [0-9.]+$' "$conf" &&
