@@ -5,7 +5,7 @@
  * the real algorithms. Critical-path time for pure alpha (steps), pure beta (bytes on the critical path), pure
  * gamma (bytes reduced on it) and a mix; bytes sent, received and reduced per rank; and the claims the design
  * rests on: ring moves exactly 2(p-1)/p n per rank, RHD on 2^k ranks takes 2k steps, the fold costs what the
- * model says, binary blocks leave no rank idle.
+ * model says, binary blocks leave no rank idle; and where the model charges a network exchange's rate.
  */
 #include "unit_check.h"
 #include <math.h>
@@ -293,6 +293,35 @@ START_TEST(binary_blocks_leave_no_rank_idle)
 }
 END_TEST
 
+/* One rank per node on a link whose exchange moves half the one-way rate (beta 1, exchange 2, no latency): a step
+ * is charged the exchange rate exactly when a rank sends to the rank it receives from. */
+static double on_nodes(hdring_alg_t alg, int p, double n)
+{
+    const hdring_cost_params_t local = {0, 0, 0, 0};
+    hdring_model_t m = hdring_model_single(p, false, &local);
+    m.network.alpha = 0;
+    m.network.beta = 1;
+    m.network.exchange = 2;
+    m.shape.nodes = p;
+    m.shape.ppn = m.shape.ppn_max = 1;
+    m.shape.index_major = true;
+    return hdring_cost_time(alg, &m, n, NULL);
+}
+
+START_TEST(exchanges_are_charged_where_the_peer_is_both_ways)
+{
+    const double n = 1200;
+    ck_assert_double_eq(on_nodes(HDRING_ALG_ALLGATHER_RING, 2, n), n / 2 * 2);
+    ck_assert_double_eq(on_nodes(HDRING_ALG_ALLREDUCE_RING, 2, n), 2 * (n / 2 * 2));
+    ck_assert_double_eq(on_nodes(HDRING_ALG_ALLGATHER_RING, 4, n), 3 * (n / 4));
+    ck_assert_double_eq(on_nodes(HDRING_ALG_ALLGATHER_BRUCK, 4, n), n / 4 + n / 2 * 2); /* steps 1 and 2 */
+    ck_assert_double_eq(on_nodes(HDRING_ALG_REDUCE_SCATTER_BRUCK, 4, n), n / 4 + n / 2 * 2);
+    ck_assert_double_eq(on_nodes(HDRING_ALG_ALLGATHER_BRUCK, 5, n), n / 5 + 2 * n / 5 + n / 5); /* no pair */
+    ck_assert_double_eq(on_nodes(HDRING_ALG_ALLGATHER_RHD, 4, n), (n / 4 + n / 2) * 2);
+    ck_assert_double_eq(on_nodes(HDRING_ALG_BCAST_BINOMIAL, 2, n), n); /* one way */
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cost");
@@ -303,5 +332,6 @@ int main(void)
     UNIT_ADD(s, rhd_on_2_to_the_k_ranks_takes_2k_steps);
     UNIT_ADD(s, fold_costs_what_the_model_says);
     UNIT_ADD(s, binary_blocks_leave_no_rank_idle);
+    UNIT_ADD(s, exchanges_are_charged_where_the_peer_is_both_ways);
     return unit_run(s);
 }

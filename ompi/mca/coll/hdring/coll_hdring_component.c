@@ -99,8 +99,8 @@ static const model_param_t model_params[] = {
      HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS, offsetof(mca_coll_hdring_config_t, model_network_bandwidth_mbs), false},
     {"model_network_exchange_mbs",
      "Cost model: bandwidth of each direction while ranks on different nodes exchange with one peer both ways at "
-     "once (recursive halving and doubling), MB/s. 0 (default): coll_hdring_model_network_bandwidth_mbs, as on a "
-     "full-duplex network. hdring-tune measures both",
+     "once (recursive doubling and halving, a ring of 2, Bruck's last step on 4 ranks), MB/s. 0 (default): "
+     "coll_hdring_model_network_bandwidth_mbs, as on a full-duplex network. hdring-tune measures both",
      0, offsetof(mca_coll_hdring_config_t, model_network_exchange_mbs), true},
     {"model_reduce_mbs", "Cost model: speed of a local reduction, MB/s (1/gamma)", HDRING_DEFAULT_REDUCE_MBS,
      offsetof(mca_coll_hdring_config_t, model_reduce_mbs), false},

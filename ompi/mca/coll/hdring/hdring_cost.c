@@ -81,8 +81,8 @@ static link_t link_pairs(const hdring_model_t *m, int d)
     return network_exchange(m, per_node);
 }
 
-/* Ring neighbours: one rank per node sends across when grouped, every rank otherwise. */
-static link_t link_ring(const hdring_model_t *m)
+/* A chain's links, each rank to the next: one rank per node sends across when grouped, every rank otherwise. */
+static link_t link_next(const hdring_model_t *m)
 {
     if (1 == m->shape.nodes) {
         return local_link(m);
@@ -100,15 +100,18 @@ static link_t link_tree(const hdring_model_t *m, int d)
     return network_link(m, grouped(m) ? 1 : ranks_per_node(m));
 }
 
-/* A shift (Bruck's steps): every rank sends to the rank d before it. With ranks grouped by node, the first min(d, L)
- * ranks of each node send across; otherwise all of them. */
+/* A shift (Bruck's steps, ring steps at d = 1): every rank sends to the rank d away on one side and receives from
+ * the rank d away on the other. With ranks grouped by node, the first min(d, L) ranks of each node send across; otherwise all of
+ * them. When 2d is a multiple of p those two ranks are one: the step is an exchange (a ring of 2, Bruck's last
+ * step on 4 ranks). */
 static link_t link_shift(const hdring_model_t *m, int d)
 {
     if (1 == m->shape.nodes) {
         return local_link(m);
     }
     const int per_node = ranks_per_node(m);
-    return network_link(m, grouped(m) && d < per_node ? d : per_node);
+    const int flows = grouped(m) && d < per_node ? d : per_node;
+    return 0 == 2 * d % m->p ? network_exchange(m, flows) : network_link(m, flows);
 }
 
 /* Messages with no pattern (redistribution between positions and owners, hand-offs between binary blocks):
@@ -226,7 +229,7 @@ static double bb_broadcast_phase(const hdring_model_t *mo, const hdring_binblock
 
 double hdring_cost_allreduce_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    const link_t lk = link_ring(m);
+    const link_t lk = link_shift(m, 1);
     const double p = m->p;
     (void) self, (void) phase;
     return 2 * (p - 1) * transfer(lk, n / p) + (p - 1) / p * n * m->local.gamma;
@@ -448,7 +451,7 @@ static double layout_time(const hdring_model_t *m, holders_t holders, hdring_rhd
 
 double hdring_cost_reduce_scatter_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    const link_t lk = link_ring(m);
+    const link_t lk = link_shift(m, 1);
     (void) self, (void) phase;
     return (m->p - 1) * (transfer(lk, n / m->p) + n / m->p * m->local.gamma);
 }
@@ -504,7 +507,7 @@ double hdring_cost_allgather_bruck(hdring_alg_t self, const hdring_model_t *m, d
 
 double hdring_cost_allgather_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    const link_t lk = link_ring(m);
+    const link_t lk = link_shift(m, 1);
     (void) self, (void) phase;
     return (m->p - 1) * transfer(lk, n / m->p);
 }
@@ -585,7 +588,7 @@ typedef struct chain {
 
 static chain_t chain_links(const hdring_model_t *m)
 {
-    chain_t c = {local_link(m), link_ring(m), m->p - 1, 0};
+    chain_t c = {local_link(m), link_next(m), m->p - 1, 0};
     if (m->shape.nodes > 1) {
         c.nnet = grouped(m) ? m->shape.nodes - 1 : m->p - 1;
         c.nlocal = m->p - 1 - c.nnet;
