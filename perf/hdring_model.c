@@ -126,17 +126,14 @@ static hdring_model_t model(const options_t *o, int p)
     return m;
 }
 
-/* The fastest algorithm as the plan compares them: a tie goes to the one listed first. */
+/* The algorithm the plan picks (hdring_cost_pick), or -1 when none applies. */
 static int winner(const hdring_alg_t *algs, int nalgs, const hdring_model_t *m, double n)
 {
-    int best = -1;
+    double times[HDRING_NALGS];
     for (int a = 0; a < nalgs; ++a) {
-        if (hdring_cost_applies(algs[a], m) &&
-            (best < 0 || hdring_cost_faster(hdring_cost_time(algs[a], m, n, NULL), hdring_cost_time(algs[best], m, n, NULL)))) {
-            best = a;
-        }
+        times[a] = hdring_cost_applies(algs[a], m) ? hdring_cost_time(algs[a], m, n, NULL) : -1;
     }
-    return best;
+    return hdring_cost_pick(times, nalgs);
 }
 
 static void describe(const options_t *o, int p, char *out, size_t len)

@@ -21,6 +21,25 @@ static geometry_t geometry(int p)
 
 static double max2(double a, double b) { return a > b ? a : b; }
 
+/* Whether t is less than `than` by more than rounding (sums of the same terms in another order). */
+static bool less(double t, double than) { return t < than * (1 - 1e-12); }
+
+int hdring_cost_pick(const double *t, int n)
+{
+    double fastest = -1;
+    for (int i = 0; i < n; ++i) {
+        if (t[i] >= 0 && (fastest < 0 || t[i] < fastest)) {
+            fastest = t[i];
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        if (t[i] >= 0 && !less(fastest * (1 + HDRING_COST_RESOLUTION), t[i])) {
+            return i;
+        }
+    }
+    return -1;
+}
+
 /* ---- links ----
  * The time of one message of a step: alpha + bytes * beta, with the parameters of the link it crosses. Within
  * a node: the local parameters. Across nodes: the network's, with beta times the number of the step's messages
@@ -627,7 +646,7 @@ double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
         const double k = floor(sqrt(n * (sum_beta - kinds[i]->beta) / kinds[i]->alpha));
         for (double kk = k; kk <= k + 1; ++kk) {
             const double segment = kk >= 1 ? ceil(n / kk) : n, t = chain_time(&c, n, segment);
-            if (hdring_cost_faster(t, best_time)) {
+            if (less(t, best_time)) {
                 best = segment;
                 best_time = t;
             }
@@ -668,23 +687,18 @@ static hdring_model_t index_model(const hdring_model_t *m, int concurrent)
     return sub;
 }
 
-/* The fastest flat algorithm of a collective on a sub-model; its time in *t. */
+/* The flat algorithm of a collective the model picks on a sub-model (hdring_cost_pick); its time in *t. */
 static hdring_alg_t fastest_flat(hdring_coll_t coll, const hdring_model_t *m, double n, double *t)
 {
-    hdring_alg_t algs[HDRING_NALGS], best = HDRING_ALG_NONE;
+    hdring_alg_t algs[HDRING_NALGS];
+    double times[HDRING_NALGS];
     const int nalgs = hdring_algorithms_of(coll, algs);
-    *t = 0;
     for (int a = 0; a < nalgs; ++a) {
-        if (HDRING_ALG_NONE != hdring_algorithm(algs[a])->inner) {
-            continue;
-        }
-        const double ta = hdring_cost_time(algs[a], m, n, NULL);
-        if (HDRING_ALG_NONE == best || hdring_cost_faster(ta, *t)) {
-            best = algs[a];
-            *t = ta;
-        }
+        times[a] = HDRING_ALG_NONE == hdring_algorithm(algs[a])->inner ? hdring_cost_time(algs[a], m, n, NULL) : -1;
     }
-    return best;
+    const int best = hdring_cost_pick(times, nalgs);
+    *t = times[best];
+    return algs[best];
 }
 
 /* A local copy of n bytes (regrid): at the local link's speed. */

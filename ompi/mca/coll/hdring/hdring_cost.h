@@ -46,9 +46,15 @@ hdring_model_t hdring_model_single(int p, bool ordered, const hdring_cost_params
  * hierarchical one needs several nodes of several ranks, all of one size. */
 bool hdring_cost_applies(hdring_alg_t alg, const hdring_model_t *m);
 
-/* Whether time t beats `than`: by more than rounding (the model's sums of the same terms in another order). Equal
- * times are ties, which go to the algorithm the registry lists first. */
-static inline bool hdring_cost_faster(double t, double than) { return t < than * (1 - 1e-12); }
+/* The model's resolution: predicted times within 1% of the fastest are ties. Its parameters are measured to about
+ * 1% (hdring-tune's control) and its multi-node sums are exact only where a link carries one flow, so a smaller
+ * lead predicts nothing; a tie goes to the algorithm the registry lists first, which also keeps choices steady
+ * when a parameter moves a little. */
+#define HDRING_COST_RESOLUTION 0.01
+
+/* The candidate the model picks among predicted times t[0..n) (negative: not a candidate): the first within the
+ * resolution of the fastest; -1 when there is none. */
+int hdring_cost_pick(const double *t, int n);
 
 /* Predicted time of one call of algorithm `alg`; negative for an unknown id. A hierarchical algorithm also
  * returns the flat algorithms the model chooses for its phases in phase[HDRING_NPHASES] (phase may be NULL).

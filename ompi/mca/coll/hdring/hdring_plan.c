@@ -39,25 +39,19 @@ static bool same_choice(const choice_t *a, const choice_t *b)
     return same;
 }
 
-/* The candidate the model predicts fastest at `bytes`; a tie goes to the one listed first. */
+/* The candidate the model picks at `bytes` (hdring_cost_pick: the first within its resolution of the fastest). */
 static choice_t fastest(const hdring_alg_t *algs, int nalgs, const hdring_plan_input_t *in, double bytes)
 {
-    choice_t best = {HDRING_ALG_NONE, {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
-    double best_time = 0;
+    choice_t c[HDRING_NALGS];
+    double times[HDRING_NALGS];
     for (int a = 0; a < nalgs; ++a) {
-        choice_t c = {algs[a], {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
-        const double t = hdring_cost_time(algs[a], &in->model, bytes, c.phase);
-        if (HDRING_ALG_NONE != hdring_algorithm(algs[a])->inner) {
-            c.alg = algs[a]; /* the phases the cost chose */
-        } else {
-            c.phase[0] = c.phase[1] = c.phase[2] = HDRING_ALG_NONE;
-        }
-        if (0 == a || hdring_cost_faster(t, best_time)) {
-            best = c;
-            best_time = t;
+        c[a].alg = algs[a];
+        times[a] = hdring_cost_time(algs[a], &in->model, bytes, c[a].phase);
+        if (HDRING_ALG_NONE == hdring_algorithm(algs[a])->inner) {
+            c[a].phase[0] = c[a].phase[1] = c[a].phase[2] = HDRING_ALG_NONE; /* only a hierarchy's are set */
         }
     }
-    return best;
+    return c[hdring_cost_pick(times, nalgs)];
 }
 
 /* Appends a segment, or extends the last one when it has the same choice and reason. At most `room`

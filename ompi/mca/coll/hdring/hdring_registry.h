@@ -23,8 +23,8 @@
  *   SEGMENT  WHOLE when it moves its blocks whole; PIPELINED when it cuts the message into segments that follow
  *            each other through the ranks, the model choosing their size with hdring_segment_<STEM> (hdring_cost.c)
  *   SUMMARY  one line for ompi_info
- * Within a collective, rows are in the order the model lists them; a tie in predicted time goes to the
- * earlier row.
+ * Within a collective, rows are in the order the model lists them; a tie in predicted time (within the model's
+ * resolution, hdring_cost_pick) goes to the earlier row.
  */
 #ifndef HDRING_REGISTRY_H
 #define HDRING_REGISTRY_H
