@@ -7,8 +7,9 @@
 #
 # Shared memory: hdring_ab for the five collectives at 2, 4 and 5 ranks, 4 B to 4 MiB. Emulated cluster (root
 # only; perf/cluster): 4 and 5 nodes x 1 rank at 1 Gbit/s and 200 Mbit/s, allreduce, reduce_scatter_block,
-# allgather and bcast at 1 KiB, 64 KiB, 1 MiB and 4 MiB; and the link check (an exchange against a one-way stream,
-# tbf and htb shaping). Several ranks per node (root only): 4 nodes x 2 ranks at 200 Mbit/s and 1 Gbit/s, mapped by
+# allgather and bcast at 1 KiB, 64 KiB, 1 MiB and 4 MiB, before and after tuning: hdring-tune writes its file on
+# that cluster, then three jobs with hdring's defaults and three with the file run in turn; and the link check
+# (an exchange against a one-way stream, tbf and htb shaping). Several ranks per node (root only): 4 nodes x 2 ranks at 200 Mbit/s and 1 Gbit/s, mapped by
 # slot and by node, hdring against tuned and against han, three jobs each, with the network parameters
 # hdring-tune measures on that cluster first (and one run with the defaults). It also writes the table of
 # where hdring wins and loses into the README's "Should I use it?" section. Needs the build in _build/
@@ -23,12 +24,13 @@ cd "$(dirname "$0")/.."
 report=perf/report
 rounds=11
 cluster_rounds=7
+cluster_jobs=3
 topo_jobs=3
 reuse_topology=no
 page_only=no
 for arg in "$@"; do
     case $arg in
-    --quick) rounds=3 cluster_rounds=2 topo_jobs=1 ;;
+    --quick) rounds=3 cluster_rounds=2 cluster_jobs=1 topo_jobs=1 ;;
     --reuse-topology) reuse_topology=yes ;;
     --page-only) page_only=yes ;;
     *) echo "usage: perf/make-report.sh [--quick] [--reuse-topology | --page-only] (--help says more)" >&2; exit 2 ;;
@@ -41,6 +43,21 @@ export OMPI_MCA_mca_component_path="$PWD/_build/test/stage/components:SYS_DEFAUL
 rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 points=1024,65536,1048576,4194304
 cluster_colls=allreduce,reduce_scatter_block,allgather,bcast
+
+# mca_env FILE: hdring's parameters in an MCA parameter file, as OMPI_MCA_ variables for env
+mca_env() { sed -n 's/^\(coll_hdring_[a-z0-9_]*\) = \(.*\)$/OMPI_MCA_\1=\2/p' "$1"; }
+
+# tune_cluster NODES RATE FILE: hdring-tune's file for that cluster (one rank per node). It refuses (exit 3) when
+# the two halves of its link measurements disagree, which the emulated links sometimes make them do: three tries.
+tune_cluster() {
+    local try rc
+    for try in 1 2 3; do
+        rc=0
+        perf/cluster/cluster.sh run "$1" "$2" 1 -- _build/perf/hdring-tune -o "$3" >"$3.log" 2>&1 || rc=$?
+        [ "$rc" -eq 3 ] || break
+    done
+    [ "$rc" -eq 0 ] || { echo "make-report.sh: hdring-tune on $1 nodes at $2 exited $rc (try $try; $3.log)" >&2; exit 1; }
+}
 
 # ---- measurements
 if [ "$page_only" = yes ]; then
@@ -62,9 +79,19 @@ done
 if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
     for nodes in 4 5; do
         for rate in 1gbit 200mbit; do
-            perf/run-ab.sh -c "$nodes:$rate:1" -o "$report/cluster-$nodes-$rate" -- --rounds "$cluster_rounds" \
-                --coll "$cluster_colls" --sizes "$points" >/dev/null
-            cluster_runs="$cluster_runs cluster-$nodes-$rate"
+            run=cluster-$nodes-$rate
+            mkdir -p "$report/$run"
+            tune_cluster "$nodes" "$rate" "$report/$run/hdring-tune.conf"
+            tuned_params=$(mca_env "$report/$run/hdring-tune.conf")
+            for job in $(seq "$cluster_jobs"); do
+                for setting in defaults tuned; do
+                    # shellcheck disable=SC2046
+                    env $([ "$setting" = defaults ] || echo "$tuned_params") perf/run-ab.sh -c "$nodes:$rate:1" \
+                        -o "$report/$run/$setting/job$job" -- --rounds "$cluster_rounds" --coll "$cluster_colls" \
+                        --sizes "$points" >/dev/null
+                done
+            done
+            cluster_runs="$cluster_runs $run"
         done
     done
     # several ranks per node: calibrate the network parameters on the cluster, then three jobs per configuration
@@ -94,7 +121,7 @@ if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
     for rate in 1gbit 200mbit; do
         for qdisc in tbf htb; do
             for run in 1 2 3; do
-                perf/cluster/cluster.sh run 2 "$rate" 1 --qdisc "$qdisc" -- _build/perf/hdring-tune --reps 11 --print |
+                perf/cluster/cluster.sh run 2 "$rate" 1 --qdisc "$qdisc" -- _build/perf/hdring-tune --quick --reps 11 --print |
                     awk -v run="$rate $qdisc $run" '/^coll_hdring_model_network_bandwidth_mbs/ { one = $3 }
                         /^coll_hdring_model_network_exchange_mbs/ { ex = $3 }
                         END { if (one > 0) printf "%s %d %d %.2f\n", run, one, ex, ex / one }' >>"$report/linkcheck.txt"
@@ -125,16 +152,42 @@ table() {
     perf/summarize-ab.sh "$@" | sed 's/^/- /'
 }
 
-# summary LABEL CSV...: the requested points, ratio [control], one row per collective
+# summary_rows LABEL CSV...: the requested points, ratio [control], one row per collective; several CSVs (jobs of
+# one setting) by the median of their medians and of their controls
 summary_rows() {
-    local label=$1 csv=$2
-    awk -F, -v label="$label" -v colls="$cluster_colls" -v pts="$points" '
+    local label=$1
+    shift
+    awk -F, -v label="$label" -v colls="$cluster_colls" -v pts="$points" "$ablib"'
         BEGIN { nc = split(colls, c, ","); np = split(pts, want, ",") }
         $4 !~ /^[0-9]+$/ { next }
-        { for (i = 1; i <= np; ++i) if ($4 <= want[i] && $4 >= 0.98 * want[i]) cell[$1, i] = sprintf("%.3f [%.3f]", $7, $10) }
+        { for (i = 1; i <= np; ++i) if ($4 <= want[i] && $4 >= 0.98 * want[i]) { r[$1, i] = r[$1, i] " " $7; ctl[$1, i] = ctl[$1, i] " " $10 } }
         END { for (k = 1; k <= nc; ++k) { printf "| %s | %s", label, c[k];
-                                         for (i = 1; i <= np; ++i) printf " | %s", ((c[k], i) in cell ? cell[c[k], i] : "-");
-                                         printf " |\n" } }' "$csv"
+                                         for (i = 1; i <= np; ++i)
+                                             printf " | %s", ((c[k], i) in r ? sprintf("%.3f [%.3f]", median(r[c[k], i]), median(ctl[c[k], i])) : "-");
+                                         printf " |\n" } }' "$@"
+}
+
+# before_after RUN: per collective and size, hdring/tuned [control] with hdring's defaults and with hdring-tune's
+# file, each the median over the jobs of each job's median
+before_after() {
+    for setting in defaults tuned; do
+        for f in "$report/$1/$setting"/job*/ab.csv; do
+            sed "s/^/$setting,/" "$f"
+        done
+    done | awk -F, "$ablib"'
+        $5 !~ /^[0-9]+$/ { next }
+        { key = $2 SUBSEP $5
+          if (!(key in seen)) { seen[key] = 1; keys[++nk] = key }
+          ratio[key, $1] = ratio[key, $1] " " $8; ctl[key, $1] = ctl[key, $1] " " $11 }
+        END {
+            print "| collective | size | hdring/tuned [control], defaults | hdring/tuned [control], hdring-tune file |"
+            print "|---|---:|---:|---:|"
+            for (i = 1; i <= nk; ++i) {
+                split(keys[i], k, SUBSEP)
+                printf "| %s | %s | %.3f [%.3f] | **%.3f** [%.3f] |\n", k[1], binary_size(k[2]), median(ratio[keys[i], "defaults"]),
+                       median(ctl[keys[i], "defaults"]), median(ratio[keys[i], "tuned"]), median(ctl[keys[i], "tuned"])
+            }
+        }'
 }
 
 # topology_table RATE: per mapping, collective and size: hdring's time, the link bound, and the ratios to tuned
@@ -179,7 +232,10 @@ wins_table() {
     done
     for run in $cluster_runs; do
         set -- ${run//-/ }
-        perf/summarize-ab.sh --markdown "$2 nodes x 1, $(rate_text "$3"), vs tuned" "$report/$run/ab.csv"
+        perf/summarize-ab.sh --markdown "$2 nodes x 1, $(rate_text "$3"), network defaults, vs tuned" \
+            "$report/$run/defaults"/job*/ab.csv
+        perf/summarize-ab.sh --markdown "$2 nodes x 1, $(rate_text "$3"), hdring-tune's file, vs tuned" \
+            "$report/$run/tuned"/job*/ab.csv
     done
     for rate in 200mbit 1gbit; do
         for mapping in slot node; do
@@ -234,7 +290,8 @@ wins_table >"$wins"
     done
     for run in $cluster_runs; do
         set -- ${run//-/ }
-        summary_rows "cluster, $2 nodes, $(rate_text "$3")" "$report/$run/ab.csv"
+        summary_rows "cluster, $2 nodes, $(rate_text "$3"), network defaults" "$report/$run/defaults"/job*/ab.csv
+        summary_rows "cluster, $2 nodes, $(rate_text "$3"), hdring-tune's file" "$report/$run/tuned"/job*/ab.csv
     done
     [ -n "$cluster_runs" ] || echo "| emulated cluster | (not measured: needs root) | | | | |"
     echo
@@ -250,14 +307,27 @@ wins_table >"$wins"
     if [ -n "$cluster_runs" ]; then
         echo
         echo "## Emulated cluster"
+        echo
+        echo "Before and after tuning. On each cluster \`hdring-tune -o FILE\` ran first (one rank per node: its"
+        echo "measurements, fit and check), then $cluster_jobs jobs with hdring's network parameters at their defaults (a"
+        echo "10 Gbit/s class guess) and $cluster_jobs with the file's values, in turn. Each figure is the median over the"
+        echo "jobs of each job's median ratio, the control likewise. Small bcasts are timed back to back, so they"
+        echo "measure how fast calls follow each other: on these links such a job lands in one of two states that"
+        echo "favour one tree or the other, and single jobs there differ by up to 2x."
         for run in $cluster_runs; do
             set -- ${run//-/ }
             echo
             echo "### $2 nodes x 1 rank, $(rate_text "$3") links"
             echo
-            echo "![hdring/tuned, $2 nodes, $3](report/$run/ab.png)"
+            echo "The file hdring-tune wrote (\`report/$run/hdring-tune.conf\`):"
             echo
-            table "$report/$run/ab.csv"
+            echo '```'
+            cat "$report/$run/hdring-tune.conf"
+            echo '```'
+            echo
+            before_after "$run"
+            echo
+            echo "![hdring/tuned with hdring-tune's file, $2 nodes, $3, job 1](report/$run/tuned/job1/ab.png)"
         done
         echo
         echo "## Several ranks per node: 4 nodes x 2 ranks"
@@ -304,7 +374,7 @@ wins_table >"$wins"
 } >perf/README.md
 
 # the README's "Should I use it?" table, between its markers: the rows of a few representative settings
-readme_rows='^\| (shared memory, [45] ranks|5 nodes x 1, 1 Gbit/s|4 nodes x 2 by node, 200 Mbit/s), '
+readme_rows='^\| (shared memory, [45] ranks|5 nodes x 1, 1 Gbit/s, hdring-tune.s file|4 nodes x 2 by node, 200 Mbit/s), '
 { head -2 "$wins"; grep -E "$readme_rows" "$wins"; } >"$wins.readme"
 begin='<!-- wins and losses: written by perf/make-report.sh -->'
 end='<!-- end of wins and losses -->'
