@@ -16,7 +16,7 @@
 # (scripts/build.sh); runs the component staged there. --quick: fewer rounds (a smoke run, noisier).
 # --reuse-topology: keep the several-ranks-per-node measurements already in perf/report (the page says from
 # which revision) and measure the rest. --page-only: measure nothing, write the page and the README table from
-# the measurements in perf/report. With --reuse-topology it took 4 minutes on the 2-core development machine;
+# the measurements in perf/report. With --reuse-topology it took 20 minutes on the 2-core development machine;
 # the several-ranks-per-node part (26 cluster jobs) adds more, not timed in one piece.
 set -eu
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
