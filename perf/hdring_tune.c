@@ -21,8 +21,10 @@
  * it measured but does not fit them (keep_to_network below); perf/tune.sh fits those from whole collectives.
  *
  * Then, unless --quick, it checks the model against reality with the fitted parameters in force: allreduce,
- * reduce_scatter_block, allgather and bcast at 64 B to 4 MiB on all P ranks, every hdring algorithm and the
- * automatic choice timed in one job (interleaved rounds, one communicator each, the choice twice as a control).
+ * reduce_scatter_block, allgather and bcast at 64 B to 4 MiB on all P ranks and on the first Q, Q of the other
+ * kind (P - 1 when P is a power of two, else the largest power of two below it; when Q >= 4), every hdring
+ * algorithm and the automatic choice timed in one job (interleaved rounds, one communicator each, the choice twice
+ * as a control). Thresholds are set per kind (_pof2, _npof2), each from the size of its kind.
  * Where the choice is more than 10% slower than the fastest algorithm, it writes the thresholds that give those
  * sizes to the latency algorithm (coll_hdring_<coll>_small_bytes_*) or to the bandwidth one (_large_bytes_*),
  * with the timings that justify them in comments (not on fewer than MIN_THRESHOLD_RANKS ranks), and says so where
@@ -297,8 +299,8 @@ static double timed(int coll, double bytes, MPI_Comm comm, MPI_Comm book, int it
 }
 
 /* One communicator per hdring algorithm of the collective (the algorithm forced through MPI_T before its
- * MPI_Comm_dup), and two on auto. Hierarchical algorithms only when several nodes hold several ranks. */
-static bool make_contenders(int coll, const placement_t *pl, contenders_t *c)
+ * MPI_Comm_dup of base), and two on auto. Hierarchical algorithms only when hier_ok (whole nodes, alike). */
+static bool make_contenders(int coll, MPI_Comm base, bool hier_ok, contenders_t *c)
 {
     char var[96], list[512];
     snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", checked_names[coll]);
@@ -311,17 +313,17 @@ static bool make_contenders(int coll, const placement_t *pl, contenders_t *c)
          name = strtok_r(NULL, ",", &save)) {
         const hdring_alg_t alg = hdring_alg_by_name(checked_core[coll], name);
         const bool hier = HDRING_NALGS != alg && HDRING_ALG_NONE != hdring_algorithm(alg)->inner;
-        if (HDRING_NALGS == alg || (hier && !(pl->nodes > 1 && pl->ppn_max > 1)) || 0 != util_cvar_write(var, name)) {
+        if (HDRING_NALGS == alg || (hier && !hier_ok) || 0 != util_cvar_write(var, name)) {
             continue;
         }
         snprintf(c->names[c->n], sizeof(c->names[c->n]), "%s", name);
         c->latency = HDRING_ROLE_LATENCY == hdring_algorithm(alg)->role ? c->n : c->latency;
         c->bandwidth = HDRING_ROLE_BANDWIDTH == hdring_algorithm(alg)->role ? c->n : c->bandwidth;
-        MPI_Comm_dup(MPI_COMM_WORLD, &c->comm[c->n++]);
+        MPI_Comm_dup(base, &c->comm[c->n++]);
     }
     util_cvar_write(var, "auto");
-    MPI_Comm_dup(MPI_COMM_WORLD, &c->comm[c->n]);
-    MPI_Comm_dup(MPI_COMM_WORLD, &c->comm[c->n + 1]);
+    MPI_Comm_dup(base, &c->comm[c->n]);
+    MPI_Comm_dup(base, &c->comm[c->n + 1]);
     return c->n > 0;
 }
 
@@ -536,28 +538,63 @@ static double usable(int coll, double bytes, int p)
     return floor(bytes / unit) * unit;
 }
 
-/* Every rank: each checked collective timed at each size with every hdring algorithm and auto (the fitted
- * parameters in force); thresholds where the model loses by more than TOLERANCE, into settings, the evidence into
- * comments. A size whose control (auto timed twice) differs by more than TOLERANCE is noisy: it is said and
- * justifies nothing. */
-static void check_model(const placement_t *pl, char *a, char *b, lines_t *comments, lines_t *settings)
+static bool pow2(int p) { return 0 == (p & (p - 1)); }
+
+/* Thresholds are per kind of communicator size (a power of two or not), so the check also times the first Q ranks,
+ * Q of the other kind: P - 1, or the largest power of two below P. 0 when Q < MIN_THRESHOLD_RANKS. */
+static int companion_size(int p)
 {
-    const int p = pl->size;
-    const char *kind = 0 == (p & (p - 1)) ? "pof2" : "npof2";
-    int priority = 40;
+    int q = 1;
+    while (2 * q < p) {
+        q *= 2;
+    }
+    q = pow2(p) ? p - 1 : q;
+    return q >= MIN_THRESHOLD_RANKS ? q : 0;
+}
+
+/* Whether the first q ranks fill two or more nodes with the same number of ranks, more than one each: what the
+ * hierarchical algorithms need. */
+static bool whole_nodes(const placement_t *pl, int q)
+{
+    int *per = calloc((size_t) q, sizeof(int)), nodes = 0; /* nodes are numbered by their lowest rank */
+    bool alike = NULL != per;
+    for (int r = 0; alike && r < q; ++r) {
+        nodes += 0 == per[pl->node_of[r]]++;
+    }
+    for (int n = 1; alike && n < nodes; ++n) {
+        alike = per[n] == per[0];
+    }
+    alike = alike && nodes > 1 && per[0] > 1;
+    free(per);
+    return alike;
+}
+
+/* The worst control of the check, and where. */
+typedef struct control {
+    double worst;
+    char at[80];
+} control_t;
+
+/* The ranks of base (q of them): each checked collective timed at each size with every hdring algorithm and auto
+ * (the fitted parameters in force); thresholds where the model loses by more than TOLERANCE, into settings, the
+ * evidence into comments. A size whose control (auto timed twice) differs by more than TOLERANCE is noisy: it is
+ * said and justifies nothing. */
+static void check_size(MPI_Comm base, bool hier_ok, char *a, char *b, lines_t *comments, lines_t *settings,
+                       control_t *worst)
+{
+    int p;
+    MPI_Comm_size(base, &p);
+    const char *kind = pow2(p) ? "pof2" : "npof2";
     MPI_Comm book; /* barriers and maxima of the timings, served by Open MPI's own components */
-    util_cvar_read_int("coll_hdring_priority", &priority);
     util_cvar_write("coll_hdring_priority", "-1");
-    MPI_Comm_dup(MPI_COMM_WORLD, &book);
+    MPI_Comm_dup(base, &book);
     util_cvar_write("coll_hdring_priority", "100"); /* the contenders are hdring's, whatever the job's priority */
 
-    double worst_control = 0;
-    char worst_at[64] = "";
     for (int coll = 0; coll < NCHECKED; ++coll) {
         contenders_t c;
         hdring_tune_point_t pts[NSIZES];
         int npts = 0;
-        if (!make_contenders(coll, pl, &c)) {
+        if (!make_contenders(coll, base, hier_ok, &c)) {
             continue;
         }
         for (int k = 0; k < NSIZES; ++k) {
@@ -568,12 +605,13 @@ static void check_model(const placement_t *pl, char *a, char *b, lines_t *commen
                 pt->noise = fabs(control - 1);
                 pt->noisy = pt->noise > TOLERANCE;
                 if (pt->noisy) {
-                    add_line(comments, "%s at %.0f B: not used, its control differed by %.0f%%", checked_names[coll],
-                             bytes, fabs(control - 1) * 100);
+                    add_line(comments, "%s at %.0f B on %d ranks: not used, its control differed by %.0f%%",
+                             checked_names[coll], bytes, p, fabs(control - 1) * 100);
                 }
-                if (fabs(control - 1) > worst_control) {
-                    worst_control = fabs(control - 1);
-                    snprintf(worst_at, sizeof(worst_at), "%s at %.0f B", checked_names[coll], bytes);
+                if (fabs(control - 1) > worst->worst) {
+                    worst->worst = fabs(control - 1);
+                    snprintf(worst->at, sizeof(worst->at), "%s at %.0f B on %d ranks", checked_names[coll], bytes,
+                             p);
                 }
             }
         }
@@ -608,25 +646,48 @@ static void check_model(const placement_t *pl, char *a, char *b, lines_t *commen
         }
     }
     MPI_Comm_free(&book);
+    add_line(comments, "checked: %s at %d sizes from %.0f B to %.0f B on %d ranks, every algorithm timed against "
+             "the model's choice (thresholds from it apply to every communicator size that is %s)",
+             "allreduce, reduce_scatter_block, allgather, bcast", NSIZES, check_sizes[0], check_sizes[NSIZES - 1], p,
+             pow2(p) ? "a power of two" : "not a power of two");
+}
+
+/* Every rank: check_size on all P ranks, then on the first companion_size(P) while the others wait. Rank 0, in
+ * both, holds the lines of both for the file. */
+static void check_model(const placement_t *pl, char *a, char *b, lines_t *comments, lines_t *settings)
+{
+    const int q = companion_size(pl->size);
+    int priority = 40;
+    control_t worst = {0, ""};
+    util_cvar_read_int("coll_hdring_priority", &priority);
+    check_size(MPI_COMM_WORLD, whole_nodes(pl, pl->size), a, b, comments, settings, &worst);
+    if (q > 0) {
+        MPI_Comm first;
+        MPI_Comm_split(MPI_COMM_WORLD, pl->rank < q ? 0 : MPI_UNDEFINED, pl->rank, &first);
+        if (MPI_COMM_NULL != first) {
+            check_size(first, whole_nodes(pl, q), a, b, comments, settings, &worst);
+            MPI_Comm_free(&first);
+        }
+        MPI_Barrier(MPI_COMM_WORLD);
+    } else {
+        add_line(comments, "not checked on %s communicator sizes: %d ranks have none of %d ranks or more (no "
+                 "thresholds for them)", pow2(pl->size) ? "other" : "power-of-two", pl->size, MIN_THRESHOLD_RANKS);
+    }
     char restore[16];
     snprintf(restore, sizeof(restore), "%d", priority);
     util_cvar_write("coll_hdring_priority", restore);
-    add_line(comments, "checked: %s at %d sizes from %.0f B to %.0f B on %d ranks, every algorithm timed against "
-             "the model's choice (the thresholds below apply to every communicator size that is %s)",
-             "allreduce, reduce_scatter_block, allgather, bcast", NSIZES, check_sizes[0], check_sizes[NSIZES - 1], p,
-             0 == (p & (p - 1)) ? "a power of two" : "not a power of two");
-    add_line(comments, "control: the model's choice timed twice differed by %.1f%% at most (%s)", worst_control * 100,
-             worst_at);
+    add_line(comments, "control: the model's choice timed twice differed by %.1f%% at most (%s)", worst.worst * 100,
+             worst.at);
 }
 
-/* About how long check_model takes, from the measured links: each sample lasts SAMPLE_S or one call, whichever
- * is longer, a call about 2 log2(p) latencies and the vector twice over the slower link. */
-static double check_seconds(const placement_t *pl, const hdring_tune_timings_t *all)
+/* About how long check_size takes on the first p ranks, from the measured links: each sample lasts SAMPLE_S or
+ * one call, whichever is longer, a call about 2 log2(p) latencies and the vector twice over the slower link. */
+static double check_seconds(const placement_t *pl, int p, const hdring_tune_timings_t *all)
 {
     const hdring_tune_link_t *l = all->network.measured ? &all->network : &all->node;
     const double per_byte = (l->one_way - 2 * l->latency) / all->bytes / (l->flows > 0 ? l->flows : 1);
-    const double steps = 2 * ceil(log2(pl->size));
-    const bool hier = pl->nodes > 1 && pl->ppn_max > 1;
+    const double steps = 2 * ceil(log2(p));
+    const bool hier = whole_nodes(pl, p);
     double total = 0;
     for (int coll = 0; coll < NCHECKED; ++coll) {
         hdring_alg_t algs[HDRING_NALGS];
@@ -761,9 +822,11 @@ int main(int argc, char **argv)
     MPI_Bcast(&best, (int) sizeof(best), MPI_BYTE, 0, MPI_COMM_WORLD);
     if (0 == status && !quick) {
         if (0 == pl.rank) {
+            const int q = companion_size(pl.size);
             fprintf(stderr, "hdring-tune: %d/%d the model's choices against every algorithm, timed: 4 collectives "
-                            "at %d sizes, %d rounds, about %.0f s (--quick skips it)\n", ++phase, phases, NSIZES,
-                    CHECK_ROUNDS, check_seconds(&pl, &all));
+                            "at %d sizes on %d ranks%s, %d rounds, about %.0f s (--quick skips it)\n", ++phase, phases,
+                    NSIZES, pl.size, q > 0 ? " and on the first few" : "", CHECK_ROUNDS,
+                    check_seconds(&pl, pl.size, &all) + (q > 0 ? check_seconds(&pl, q, &all) : 0));
         }
         apply(&best);
         check_model(&pl, a, b, &comments, &settings);
