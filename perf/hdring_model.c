@@ -110,20 +110,16 @@ static int coll_of(const char *name, hdring_coll_t *coll)
 /* The model of a commutative call at p ranks: on one node, or of the shape given. */
 static hdring_model_t model(const options_t *o, int p)
 {
-    const hdring_cost_params_t local = hdring_cost_params_of(o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
-    hdring_cost_params_t network = hdring_cost_params_of(o->network_latency_us, o->network_bandwidth_mbs, o->reduce_mbs);
-    if (o->network_exchange_mbs > 0) {
-        network.exchange = 1.0 / (o->network_exchange_mbs * 1e6);
-    }
-    hdring_model_t m = hdring_model_single(p, false, &local);
-    m.network = network;
+    const hdring_model_units_t units = {o->latency_us,         o->bandwidth_mbs,         o->reduce_mbs,
+                                        o->network_latency_us, o->network_bandwidth_mbs, o->network_exchange_mbs};
+    hdring_shape_t shape = hdring_shape_single(p);
     if (o->nodes > 0) {
-        m.shape.nodes = o->nodes;
-        m.shape.ppn = m.shape.ppn_max = o->ppn;
-        m.shape.node_major = !o->round_robin || 1 == o->nodes || 1 == o->ppn;
-        m.shape.index_major = o->round_robin || 1 == o->nodes || 1 == o->ppn;
+        shape.nodes = o->nodes;
+        shape.ppn = shape.ppn_max = o->ppn;
+        shape.node_major = !o->round_robin || 1 == o->nodes || 1 == o->ppn;
+        shape.index_major = o->round_robin || 1 == o->nodes || 1 == o->ppn;
     }
-    return m;
+    return hdring_model_of(p, false, &shape, &units);
 }
 
 /* The algorithm the plan picks (hdring_cost_pick), or -1 when none applies. */

@@ -27,19 +27,11 @@
 static hdring_model_t model_of(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, int p, bool ordered)
 {
     const mca_coll_hdring_config_t *cfg = &m->config;
-    hdring_model_t model = {
-        .p = p,
-        .ordered = ordered,
-        .shape = m->topo.shape,
-        .local = hdring_cost_params_of(cfg->model_latency_us, cfg->model_bandwidth_mbs, cfg->model_reduce_mbs),
-        .network = hdring_cost_params_of(cfg->model_network_latency_us, cfg->model_network_bandwidth_mbs,
-                                         cfg->model_reduce_mbs),
-        .concurrent = 1,
-        .segment = (double) cfg->segment_bytes[coll],
-    };
-    if (cfg->model_network_exchange_mbs > 0) {
-        model.network.exchange = 1.0 / (cfg->model_network_exchange_mbs * 1e6);
-    }
+    const hdring_model_units_t units = {cfg->model_latency_us,         cfg->model_bandwidth_mbs,
+                                        cfg->model_reduce_mbs,         cfg->model_network_latency_us,
+                                        cfg->model_network_bandwidth_mbs, cfg->model_network_exchange_mbs};
+    hdring_model_t model = hdring_model_of(p, ordered, &m->topo.shape, &units);
+    model.segment = (double) cfg->segment_bytes[coll];
     return model;
 }
 

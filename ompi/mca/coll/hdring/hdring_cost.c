@@ -768,6 +768,17 @@ hdring_model_t hdring_model_single(int p, bool ordered, const hdring_cost_params
     return m;
 }
 
+hdring_model_t hdring_model_of(int p, bool ordered, const hdring_shape_t *shape, const hdring_model_units_t *u)
+{
+    const hdring_cost_params_t local = hdring_cost_params_of(u->latency_us, u->bandwidth_mbs, u->reduce_mbs);
+    hdring_model_t m = {p, ordered, *shape, 1, local,
+                        hdring_cost_params_of(u->network_latency_us, u->network_bandwidth_mbs, u->reduce_mbs), 0};
+    if (u->network_exchange_mbs > 0) {
+        m.network.exchange = 1.0 / (u->network_exchange_mbs * 1e6);
+    }
+    return m;
+}
+
 double hdring_cost_time(hdring_alg_t alg, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
     const hdring_algorithm_t *row = hdring_algorithm(alg);

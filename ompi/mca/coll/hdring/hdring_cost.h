@@ -42,6 +42,16 @@ hdring_cost_params_t hdring_cost_params_of(double latency_us, double bandwidth_m
 /* p ranks on one node with parameters c. */
 hdring_model_t hdring_model_single(int p, bool ordered, const hdring_cost_params_t *c);
 
+/* The model's parameters as the MCA parameters give them (coll_hdring_model_*; hdring_defaults.h has the
+ * component's defaults). network_exchange_mbs 0: the network's bandwidth, a full-duplex network. */
+typedef struct hdring_model_units {
+    double latency_us, bandwidth_mbs, reduce_mbs;
+    double network_latency_us, network_bandwidth_mbs, network_exchange_mbs;
+} hdring_model_units_t;
+
+/* p ranks of that shape (hdring_topo.h) with those parameters; whole messages (segment 0). */
+hdring_model_t hdring_model_of(int p, bool ordered, const hdring_shape_t *shape, const hdring_model_units_t *u);
+
 /* Whether algorithm `alg` can serve calls of this model: it keeps the operand order when that is needed, and a
  * hierarchical one needs several nodes of several ranks, all of one size. */
 bool hdring_cost_applies(hdring_alg_t alg, const hdring_model_t *m);
