@@ -21,7 +21,8 @@
  * it measured but does not fit them (keep_to_network below); perf/tune.sh fits those from whole collectives.
  *
  * Then, unless --quick, it checks the model against reality with the fitted parameters in force: allreduce,
- * reduce_scatter_block, allgather and bcast at 64 B to 4 MiB on all P ranks and on the first Q, Q of the other
+ * reduce_scatter_block, allgather and bcast at 64 B, 4 MiB and half and twice each crossover the model predicts
+ * in between, on all P ranks and on the first Q, Q of the other
  * kind (P - 1 when P is a power of two, else the largest power of two below it; when Q >= 4), every hdring
  * algorithm and the automatic choice timed in one job (interleaved rounds, one communicator each, the choice twice
  * as a control). Thresholds are set per kind (_pof2, _npof2), each from the size of its kind.
@@ -48,8 +49,11 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "hdring_cost.h"
 #include "hdring_mpi_util.h"
+#include "hdring_plan.h"
 #include "hdring_registry.h"
+#include "hdring_topo.h"
 #include "hdring_tune_file.h"
 
 #define BIG (4 << 20)
@@ -244,9 +248,11 @@ enum { CHECK_ALLREDUCE, CHECK_REDUCE_SCATTER_BLOCK, CHECK_ALLGATHER, CHECK_BCAST
 static const char *const checked_names[NCHECKED] = {"allreduce", "reduce_scatter_block", "allgather", "bcast"};
 static const hdring_coll_t checked_core[NCHECKED] = {HDRING_COLL_ALLREDUCE, HDRING_COLL_REDUCE_SCATTER,
                                                      HDRING_COLL_ALLGATHER, HDRING_COLL_BCAST};
-/* whole vectors, as the trace's bytes= (allgather: the output; reduce_scatter_block: the input) */
-static const double check_sizes[] = {64, 1024, 16384, 262144, 4194304};
-#define NSIZES (int) (sizeof(check_sizes) / sizeof(check_sizes[0]))
+/* Sizes are whole vectors in bytes, as the trace's bytes= (allgather: the output; reduce_scatter_block: the
+ * input), from SMALLEST to LARGEST: those two and half and twice each crossover the model predicts between them. */
+#define SMALLEST 64.0
+#define LARGEST 4194304.0
+#define MAX_SIZES (2 + 2 * (HDRING_MAX_SEGMENTS - 1))
 #define CHECK_ROUNDS 7
 #define SAMPLE_S 0.02 /* the calls of one sample last about this long */
 /* Thresholds apply to every communicator size of a kind (a power of two or not): none from a check on fewer
@@ -450,9 +456,9 @@ static void link_comment(char *out, size_t len, const char *what, const hdring_t
 }
 
 /* Lines for the block: its comments, or its settings. */
-#define MAX_LINES 48
+#define MAX_LINES 64
 typedef struct lines {
-    char text[MAX_LINES][256];
+    char text[MAX_LINES][320];
     int n;
 } lines_t;
 
@@ -540,6 +546,57 @@ static double usable(int coll, double bytes, int p)
 
 static bool pow2(int p) { return 0 == (p & (p - 1)); }
 
+/* The model's parameters in force (coll_hdring_model_*, through MPI_T): after apply(), the fitted ones. */
+static bool units_in_force(hdring_model_units_t *u)
+{
+    return 0 == util_cvar_read_double("coll_hdring_model_latency_us", &u->latency_us) &&
+           0 == util_cvar_read_double("coll_hdring_model_bandwidth_mbs", &u->bandwidth_mbs) &&
+           0 == util_cvar_read_double("coll_hdring_model_reduce_mbs", &u->reduce_mbs) &&
+           0 == util_cvar_read_double("coll_hdring_model_network_latency_us", &u->network_latency_us) &&
+           0 == util_cvar_read_double("coll_hdring_model_network_bandwidth_mbs", &u->network_bandwidth_mbs) &&
+           0 == util_cvar_read_double("coll_hdring_model_network_exchange_mbs", &u->network_exchange_mbs);
+}
+
+/* Where the first p ranks sit, as the component sees them (hdring_topo.h; one domain per node). */
+static hdring_shape_t shape_of(const placement_t *pl, int p)
+{
+    hdring_topo_t topo;
+    hdring_shape_t shape = hdring_shape_single(p);
+    if (HDRING_OK == hdring_topo_init(&topo, p, pl->node_of, NULL)) {
+        shape = topo.shape;
+        hdring_topo_free(&topo);
+    }
+    return shape;
+}
+
+/* The sizes to time a collective at on p ranks of that shape: SMALLEST, LARGEST and, for each crossover of the
+ * model's plan (the parameters in force) between them, half and twice it; of sizes within 1.5x of each other only
+ * the smaller. Ascending; returns how many (at most MAX_SIZES). */
+static int sizes_to_check(int coll, int p, const hdring_shape_t *shape, const hdring_model_units_t *u, double *sizes)
+{
+    const hdring_plan_input_t in = {checked_core[coll], hdring_model_of(p, false, shape, u), 0, 0};
+    double want[MAX_SIZES];
+    int n = 0, kept = 0;
+    hdring_plan_t plan;
+    hdring_plan_build(&in, &plan);
+    want[n++] = SMALLEST;
+    want[n++] = LARGEST;
+    for (int s = 0; s + 1 < plan.nsegments; ++s) {
+        const double crossover = (double) plan.seg[s].upto + 1;
+        if (crossover > SMALLEST && crossover < LARGEST) {
+            want[n++] = crossover / 2 > SMALLEST ? crossover / 2 : SMALLEST;
+            want[n++] = crossover * 2 < LARGEST ? crossover * 2 : LARGEST;
+        }
+    }
+    qsort(want, (size_t) n, sizeof(want[0]), cmp);
+    for (int i = 0; i < n; ++i) {
+        if (0 == kept || want[i] > 1.5 * sizes[kept - 1]) {
+            sizes[kept++] = want[i];
+        }
+    }
+    return kept;
+}
+
 /* Thresholds are per kind of communicator size (a power of two or not), so the check also times the first Q ranks,
  * Q of the other kind: P - 1, or the largest power of two below P. 0 when Q < MIN_THRESHOLD_RANKS. */
 static int companion_size(int p)
@@ -579,11 +636,13 @@ typedef struct control {
  * (the fitted parameters in force); thresholds where the model loses by more than TOLERANCE, into settings, the
  * evidence into comments. A size whose control (auto timed twice) differs by more than TOLERANCE is noisy: it is
  * said and justifies nothing. */
-static void check_size(MPI_Comm base, bool hier_ok, char *a, char *b, lines_t *comments, lines_t *settings,
-                       control_t *worst)
+static void check_size(MPI_Comm base, const placement_t *pl, const hdring_model_units_t *units, char *a, char *b,
+                       lines_t *comments, lines_t *settings, control_t *worst)
 {
     int p;
     MPI_Comm_size(base, &p);
+    const hdring_shape_t shape = shape_of(pl, p);
+    int nchecked = 0;
     const char *kind = pow2(p) ? "pof2" : "npof2";
     MPI_Comm book; /* barriers and maxima of the timings, served by Open MPI's own components */
     util_cvar_write("coll_hdring_priority", "-1");
@@ -592,13 +651,16 @@ static void check_size(MPI_Comm base, bool hier_ok, char *a, char *b, lines_t *c
 
     for (int coll = 0; coll < NCHECKED; ++coll) {
         contenders_t c;
-        hdring_tune_point_t pts[NSIZES];
+        hdring_tune_point_t pts[MAX_SIZES];
+        double sizes[MAX_SIZES];
         int npts = 0;
-        if (!make_contenders(coll, base, hier_ok, &c)) {
+        const int nsizes = sizes_to_check(coll, p, &shape, units, sizes);
+        if (!make_contenders(coll, base, whole_nodes(pl, p), &c)) {
             continue;
         }
-        for (int k = 0; k < NSIZES; ++k) {
-            const double bytes = usable(coll, check_sizes[k], p);
+        nchecked += nsizes;
+        for (int k = 0; k < nsizes; ++k) {
+            const double bytes = usable(coll, sizes[k], p);
             if (bytes > 0) {
                 hdring_tune_point_t *pt = &pts[npts++];
                 const double control = check_point(coll, bytes, &c, book, (float *) a, (float *) b, p, pt);
@@ -646,9 +708,9 @@ static void check_size(MPI_Comm base, bool hier_ok, char *a, char *b, lines_t *c
         }
     }
     MPI_Comm_free(&book);
-    add_line(comments, "checked: %s at %d sizes from %.0f B to %.0f B on %d ranks, every algorithm timed against "
-             "the model's choice (thresholds from it apply to every communicator size that is %s)",
-             "allreduce, reduce_scatter_block, allgather, bcast", NSIZES, check_sizes[0], check_sizes[NSIZES - 1], p,
+    add_line(comments, "checked: %s from %.0f B to %.0f B and around the model's crossovers (%d sizes in all) on %d "
+             "ranks, every algorithm timed against the model's choice (thresholds from it apply to every communicator "
+             "size that is %s)", "allreduce, reduce_scatter_block, allgather, bcast", SMALLEST, LARGEST, nchecked, p,
              pow2(p) ? "a power of two" : "not a power of two");
 }
 
@@ -659,19 +721,25 @@ static void check_model(const placement_t *pl, char *a, char *b, lines_t *commen
     const int q = companion_size(pl->size);
     int priority = 40;
     control_t worst = {0, ""};
+    hdring_model_units_t units;
+    if (!units_in_force(&units)) {
+        add_line(comments, "not checked: the model's parameters cannot be read through MPI_T");
+        return;
+    }
     util_cvar_read_int("coll_hdring_priority", &priority);
-    check_size(MPI_COMM_WORLD, whole_nodes(pl, pl->size), a, b, comments, settings, &worst);
+    check_size(MPI_COMM_WORLD, pl, &units, a, b, comments, settings, &worst);
     if (q > 0) {
         MPI_Comm first;
         MPI_Comm_split(MPI_COMM_WORLD, pl->rank < q ? 0 : MPI_UNDEFINED, pl->rank, &first);
         if (MPI_COMM_NULL != first) {
-            check_size(first, whole_nodes(pl, q), a, b, comments, settings, &worst);
+            check_size(first, pl, &units, a, b, comments, settings, &worst);
             MPI_Comm_free(&first);
         }
         MPI_Barrier(MPI_COMM_WORLD);
     } else {
-        add_line(comments, "not checked on %s communicator sizes: %d ranks have none of %d ranks or more (no "
-                 "thresholds for them)", pow2(pl->size) ? "other" : "power-of-two", pl->size, MIN_THRESHOLD_RANKS);
+        add_line(comments, "no thresholds for communicator sizes that are %sa power of two: checking them needs %d "
+                 "ranks or more of that kind, and %d ranks have fewer", pow2(pl->size) ? "not " : "",
+                 MIN_THRESHOLD_RANKS, pl->size);
     }
     char restore[16];
     snprintf(restore, sizeof(restore), "%d", priority);
@@ -685,6 +753,11 @@ static void check_model(const placement_t *pl, char *a, char *b, lines_t *commen
 static double check_seconds(const placement_t *pl, int p, const hdring_tune_timings_t *all)
 {
     const hdring_tune_link_t *l = all->network.measured ? &all->network : &all->node;
+    const hdring_shape_t shape = shape_of(pl, p);
+    hdring_model_units_t units;
+    if (!units_in_force(&units)) {
+        return 0;
+    }
     const double per_byte = (l->one_way - 2 * l->latency) / all->bytes / (l->flows > 0 ? l->flows : 1);
     const double steps = 2 * ceil(log2(p));
     const bool hier = whole_nodes(pl, p);
@@ -696,8 +769,10 @@ static double check_seconds(const placement_t *pl, int p, const hdring_tune_timi
         for (int k = 0; k < nalgs; ++k) {
             n += hier || HDRING_ALG_NONE == hdring_algorithm(algs[k])->inner;
         }
-        for (int k = 0; k < NSIZES; ++k) {
-            const double call = steps * l->latency + 2 * check_sizes[k] * per_byte;
+        double sizes[MAX_SIZES];
+        const int nsizes = sizes_to_check(coll, p, &shape, &units, sizes);
+        for (int k = 0; k < nsizes; ++k) {
+            const double call = steps * l->latency + 2 * sizes[k] * per_byte;
             total += (n + 2) * (CHECK_ROUNDS + 1) * (call > SAMPLE_S ? call : SAMPLE_S);
         }
     }
@@ -821,14 +896,14 @@ int main(int argc, char **argv)
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
     MPI_Bcast(&best, (int) sizeof(best), MPI_BYTE, 0, MPI_COMM_WORLD);
     if (0 == status && !quick) {
+        apply(&best);
         if (0 == pl.rank) {
             const int q = companion_size(pl.size);
             fprintf(stderr, "hdring-tune: %d/%d the model's choices against every algorithm, timed: 4 collectives "
-                            "at %d sizes on %d ranks%s, %d rounds, about %.0f s (--quick skips it)\n", ++phase, phases,
-                    NSIZES, pl.size, q > 0 ? " and on the first few" : "", CHECK_ROUNDS,
+                            "around the model's crossovers on %d ranks%s, %d rounds, about %.0f s (--quick skips "
+                            "it)\n", ++phase, phases, pl.size, q > 0 ? " and on the first few" : "", CHECK_ROUNDS,
                     check_seconds(&pl, pl.size, &all) + (q > 0 ? check_seconds(&pl, q, &all) : 0));
         }
-        apply(&best);
         check_model(&pl, a, b, &comments, &settings);
     }
     if (0 == status && 0 == pl.rank) {

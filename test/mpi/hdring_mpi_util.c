@@ -150,20 +150,37 @@ int util_cvar_enum_names(const char *name, char *out, size_t len)
     return 0;
 }
 
-int util_cvar_read_int(const char *name, int *value)
+/* Reads a variable of the given MPI datatype (it must be the variable's; a boolean one reads as MPI_INT) into
+ * value. */
+static int cvar_read(const char *name, MPI_Datatype type, void *value)
 {
-    int index, count;
+    int index, count, verbosity, bind, scope;
+    char var_name[256], desc[1024];
+    int name_len = sizeof(var_name), desc_len = sizeof(desc);
+    MPI_Datatype actual;
+    MPI_T_enum enumtype;
     MPI_T_cvar_handle handle;
     if (MPI_SUCCESS != MPI_T_cvar_get_index(name, &index)) {
         return 1;
     }
-    if (MPI_SUCCESS != MPI_T_cvar_handle_alloc(index, NULL, &handle, &count)) {
+    if (MPI_SUCCESS != MPI_T_cvar_get_info(index, var_name, &name_len, &verbosity, &actual, &enumtype, desc, &desc_len,
+                                           &bind, &scope) ||
+        (actual != type && !(MPI_INT == type && MPI_C_BOOL == actual)) ||
+        MPI_SUCCESS != MPI_T_cvar_handle_alloc(index, NULL, &handle, &count)) {
         return -1;
     }
-    const int rc = MPI_T_cvar_read(handle, value);
+    bool flag = false;
+    const int rc = MPI_T_cvar_read(handle, MPI_C_BOOL == actual ? (void *) &flag : value);
+    if (MPI_C_BOOL == actual) {
+        *(int *) value = flag;
+    }
     MPI_T_cvar_handle_free(&handle);
     return MPI_SUCCESS == rc ? 0 : -1;
 }
+
+int util_cvar_read_int(const char *name, int *value) { return cvar_read(name, MPI_INT, value); }
+
+int util_cvar_read_double(const char *name, double *value) { return cvar_read(name, MPI_DOUBLE, value); }
 
 long util_sum(MPI_Comm comm, long v)
 {
