@@ -21,8 +21,8 @@
  * it measured but does not fit them (keep_to_network below); perf/tune.sh fits those from whole collectives.
  *
  * Then, unless --quick, it checks the model against reality with the fitted parameters in force: allreduce,
- * reduce_scatter_block, allgather and bcast at 64 B, 4 MiB and half and twice each crossover the model predicts
- * in between, on all P ranks and on the first Q, Q of the other
+ * reduce_scatter_block, allgather and bcast at 64 B, 1 KiB, 16 KiB, 256 KiB, 4 MiB and half and twice each
+ * crossover the model predicts in between, on all P ranks and on the first Q, Q of the other
  * kind (P - 1 when P is a power of two, else the largest power of two below it; when Q >= 4), every hdring
  * algorithm and the automatic choice timed in one job (interleaved rounds, one communicator each, the choice twice
  * as a control). Thresholds are set per kind (_pof2, _npof2), each from the size of its kind.
@@ -249,10 +249,13 @@ static const char *const checked_names[NCHECKED] = {"allreduce", "reduce_scatter
 static const hdring_coll_t checked_core[NCHECKED] = {HDRING_COLL_ALLREDUCE, HDRING_COLL_REDUCE_SCATTER,
                                                      HDRING_COLL_ALLGATHER, HDRING_COLL_BCAST};
 /* Sizes are whole vectors in bytes, as the trace's bytes= (allgather: the output; reduce_scatter_block: the
- * input), from SMALLEST to LARGEST: those two and half and twice each crossover the model predicts between them. */
+ * input): every 16x from SMALLEST to LARGEST, and half and twice each crossover the model predicts between them
+ * (one noisy size must not leave a range of the model's unchecked). */
 #define SMALLEST 64.0
 #define LARGEST 4194304.0
-#define MAX_SIZES (2 + 2 * (HDRING_MAX_SEGMENTS - 1))
+#define GRID_STEP 16.0
+#define NGRID 5 /* 64 B, 1 KiB, 16 KiB, 256 KiB, 4 MiB */
+#define MAX_SIZES (NGRID + 2 * (HDRING_MAX_SEGMENTS - 1))
 #define CHECK_ROUNDS 7
 #define SAMPLE_S 0.02 /* the calls of one sample last about this long */
 /* Thresholds apply to every communicator size of a kind (a power of two or not): none from a check on fewer
@@ -569,9 +572,9 @@ static hdring_shape_t shape_of(const placement_t *pl, int p)
     return shape;
 }
 
-/* The sizes to time a collective at on p ranks of that shape: SMALLEST, LARGEST and, for each crossover of the
- * model's plan (the parameters in force) between them, half and twice it; of sizes within 1.5x of each other only
- * the smaller. Ascending; returns how many (at most MAX_SIZES). */
+/* The sizes to time a collective at on p ranks of that shape: the grid from SMALLEST to LARGEST and, for each
+ * crossover of the model's plan (the parameters in force) between them, half and twice it; of sizes within 1.5x
+ * of each other only the smaller. Ascending; returns how many (at most MAX_SIZES). */
 static int sizes_to_check(int coll, int p, const hdring_shape_t *shape, const hdring_model_units_t *u, double *sizes)
 {
     const hdring_plan_input_t in = {checked_core[coll], hdring_model_of(p, false, shape, u), 0, 0};
@@ -579,8 +582,9 @@ static int sizes_to_check(int coll, int p, const hdring_shape_t *shape, const hd
     int n = 0, kept = 0;
     hdring_plan_t plan;
     hdring_plan_build(&in, &plan);
-    want[n++] = SMALLEST;
-    want[n++] = LARGEST;
+    for (double grid = SMALLEST; grid <= LARGEST; grid *= GRID_STEP) {
+        want[n++] = grid;
+    }
     for (int s = 0; s + 1 < plan.nsegments; ++s) {
         const double crossover = (double) plan.seg[s].upto + 1;
         if (crossover > SMALLEST && crossover < LARGEST) {
@@ -708,10 +712,10 @@ static void check_size(MPI_Comm base, const placement_t *pl, const hdring_model_
         }
     }
     MPI_Comm_free(&book);
-    add_line(comments, "checked: %s from %.0f B to %.0f B and around the model's crossovers (%d sizes in all) on %d "
-             "ranks, every algorithm timed against the model's choice (thresholds from it apply to every communicator "
-             "size that is %s)", "allreduce, reduce_scatter_block, allgather, bcast", SMALLEST, LARGEST, nchecked, p,
-             pow2(p) ? "a power of two" : "not a power of two");
+    add_line(comments, "checked: %s every %.0fx from %.0f B to %.0f B and around the model's crossovers (%d sizes in "
+             "all) on %d ranks, every algorithm timed against the model's choice (thresholds from it apply to every "
+             "communicator size that is %s)", "allreduce, reduce_scatter_block, allgather, bcast", GRID_STEP, SMALLEST,
+             LARGEST, nchecked, p, pow2(p) ? "a power of two" : "not a power of two");
 }
 
 /* Every rank: check_size on all P ranks, then on the first companion_size(P) while the others wait. Rank 0, in
@@ -900,7 +904,7 @@ int main(int argc, char **argv)
         if (0 == pl.rank) {
             const int q = companion_size(pl.size);
             fprintf(stderr, "hdring-tune: %d/%d the model's choices against every algorithm, timed: 4 collectives "
-                            "around the model's crossovers on %d ranks%s, %d rounds, about %.0f s (--quick skips "
+                            "every 16x and around the model's crossovers on %d ranks%s, %d rounds, about %.0f s (--quick skips "
                             "it)\n", ++phase, phases, pl.size, q > 0 ? " and on the first few" : "", CHECK_ROUNDS,
                     check_seconds(&pl, pl.size, &all) + (q > 0 ? check_seconds(&pl, q, &all) : 0));
         }
