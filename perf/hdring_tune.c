@@ -904,8 +904,9 @@ int main(int argc, char **argv)
         if (0 == pl.rank) {
             const int q = companion_size(pl.size);
             fprintf(stderr, "hdring-tune: %d/%d the model's choices against every algorithm, timed: 4 collectives "
-                            "every 16x and around the model's crossovers on %d ranks%s, %d rounds, about %.0f s (--quick skips "
-                            "it)\n", ++phase, phases, pl.size, q > 0 ? " and on the first few" : "", CHECK_ROUNDS,
+                            "every 16x and around the model's crossovers on %d ranks%s, %d rounds, about %.0f s "
+                            "(--quick skips it)\n", ++phase, phases, pl.size, q > 0 ? " and on the first few" : "",
+                    CHECK_ROUNDS,
                     check_seconds(&pl, pl.size, &all) + (q > 0 ? check_seconds(&pl, q, &all) : 0));
         }
         check_model(&pl, a, b, &comments, &settings);
