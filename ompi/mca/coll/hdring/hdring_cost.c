@@ -120,9 +120,9 @@ static link_t link_tree(const hdring_model_t *m, int d)
 }
 
 /* A shift (Bruck's steps, ring steps at d = 1): every rank sends to the rank d away on one side and receives from
- * the rank d away on the other. With ranks grouped by node, the first min(d, L) ranks of each node send across; otherwise all of
- * them. When 2d is a multiple of p those two ranks are one: the step is an exchange (a ring of 2, Bruck's last
- * step on 4 ranks). */
+ * the rank d away on the other. With ranks grouped by node, the first min(d, L) ranks of each node send across;
+ * otherwise all of them. When 2d is a multiple of p those two ranks are one: the step is an exchange (a ring of
+ * 2, Bruck's last step on 4 ranks). */
 static link_t link_shift(const hdring_model_t *m, int d)
 {
     if (1 == m->shape.nodes) {
