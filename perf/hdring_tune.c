@@ -636,7 +636,7 @@ typedef struct control {
     char at[80];
 } control_t;
 
-/* The ranks of base (q of them): each checked collective timed at each size with every hdring algorithm and auto
+/* The ranks of base (p of them): each checked collective timed at each size with every hdring algorithm and auto
  * (the fitted parameters in force); thresholds where the model loses by more than TOLERANCE, into settings, the
  * evidence into comments. A size whose control (auto timed twice) differs by more than TOLERANCE is noisy: it is
  * said and justifies nothing. */
