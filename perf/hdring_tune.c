@@ -28,7 +28,7 @@
  * as a control). Thresholds are set per kind (_pof2, _npof2), each from the size of its kind.
  * Where the choice is more than 10% slower than the fastest algorithm, it writes the thresholds that give those
  * sizes to the latency algorithm (coll_hdring_<coll>_small_bytes_*) or to the bandwidth one (_large_bytes_*),
- * with the timings that justify them in comments (not on fewer than MIN_THRESHOLD_RANKS ranks), and says so where
+ * with the timings that justify them in comments (not on fewer than HDRING_TUNE_MIN_THRESHOLD_RANKS ranks), and says so where
  * no threshold can. A size whose control
  * differs by more than 10% is too noisy to justify anything: the file says so, and no threshold rests on it.
  *
@@ -248,19 +248,8 @@ enum { CHECK_ALLREDUCE, CHECK_REDUCE_SCATTER_BLOCK, CHECK_ALLGATHER, CHECK_BCAST
 static const char *const checked_names[NCHECKED] = {"allreduce", "reduce_scatter_block", "allgather", "bcast"};
 static const hdring_coll_t checked_core[NCHECKED] = {HDRING_COLL_ALLREDUCE, HDRING_COLL_REDUCE_SCATTER,
                                                      HDRING_COLL_ALLGATHER, HDRING_COLL_BCAST};
-/* Sizes are whole vectors in bytes, as the trace's bytes= (allgather: the output; reduce_scatter_block: the
- * input): every 16x from SMALLEST to LARGEST, and half and twice each crossover the model predicts between them
- * (one noisy size must not leave a range of the model's unchecked). */
-#define SMALLEST 64.0
-#define LARGEST 4194304.0
-#define GRID_STEP 16.0
-#define NGRID 5 /* 64 B, 1 KiB, 16 KiB, 256 KiB, 4 MiB */
-#define MAX_SIZES (NGRID + 2 * (HDRING_MAX_SEGMENTS - 1))
 #define CHECK_ROUNDS 7
 #define SAMPLE_S 0.02 /* the calls of one sample last about this long */
-/* Thresholds apply to every communicator size of a kind (a power of two or not): none from a check on fewer
- * ranks, where the algorithms barely differ and a 2-rank win (recursive doubling at 4 MiB) is a loss at 8. */
-#define MIN_THRESHOLD_RANKS 4
 
 typedef struct contenders {
     int n;                                  /* hdring's algorithms, then auto, then auto again (the control) */
@@ -572,45 +561,13 @@ static hdring_shape_t shape_of(const placement_t *pl, int p)
     return shape;
 }
 
-/* The sizes to time a collective at on p ranks of that shape: the grid from SMALLEST to LARGEST and, for each
- * crossover of the model's plan (the parameters in force) between them, half and twice it; of sizes within 1.5x
- * of each other only the smaller. Ascending; returns how many (at most MAX_SIZES). */
+/* The sizes to check a collective at on p ranks of that shape, with the parameters in force. */
 static int sizes_to_check(int coll, int p, const hdring_shape_t *shape, const hdring_model_units_t *u, double *sizes)
 {
     const hdring_plan_input_t in = {checked_core[coll], hdring_model_of(p, false, shape, u), 0, 0};
-    double want[MAX_SIZES];
-    int n = 0, kept = 0;
     hdring_plan_t plan;
     hdring_plan_build(&in, &plan);
-    for (double grid = SMALLEST; grid <= LARGEST; grid *= GRID_STEP) {
-        want[n++] = grid;
-    }
-    for (int s = 0; s + 1 < plan.nsegments; ++s) {
-        const double crossover = (double) plan.seg[s].upto + 1;
-        if (crossover > SMALLEST && crossover < LARGEST) {
-            want[n++] = crossover / 2 > SMALLEST ? crossover / 2 : SMALLEST;
-            want[n++] = crossover * 2 < LARGEST ? crossover * 2 : LARGEST;
-        }
-    }
-    qsort(want, (size_t) n, sizeof(want[0]), cmp);
-    for (int i = 0; i < n; ++i) {
-        if (0 == kept || want[i] > 1.5 * sizes[kept - 1]) {
-            sizes[kept++] = want[i];
-        }
-    }
-    return kept;
-}
-
-/* Thresholds are per kind of communicator size (a power of two or not), so the check also times the first Q ranks,
- * Q of the other kind: P - 1, or the largest power of two below P. 0 when Q < MIN_THRESHOLD_RANKS. */
-static int companion_size(int p)
-{
-    int q = 1;
-    while (2 * q < p) {
-        q *= 2;
-    }
-    q = pow2(p) ? p - 1 : q;
-    return q >= MIN_THRESHOLD_RANKS ? q : 0;
+    return hdring_tune_sizes(&plan, sizes);
 }
 
 /* Whether the first q ranks fill two or more nodes with the same number of ranks, more than one each: what the
@@ -655,8 +612,8 @@ static void check_size(MPI_Comm base, const placement_t *pl, const hdring_model_
 
     for (int coll = 0; coll < NCHECKED; ++coll) {
         contenders_t c;
-        hdring_tune_point_t pts[MAX_SIZES];
-        double sizes[MAX_SIZES];
+        hdring_tune_point_t pts[HDRING_TUNE_MAX_SIZES];
+        double sizes[HDRING_TUNE_MAX_SIZES];
         int npts = 0;
         const int nsizes = sizes_to_check(coll, p, &shape, units, sizes);
         if (!make_contenders(coll, base, whole_nodes(pl, p), &c)) {
@@ -691,16 +648,16 @@ static void check_size(MPI_Comm base, const placement_t *pl, const hdring_model_
                          pts[k].time[fastest] * 1e6, loss * 100, pts[k].noise * 100);
             }
         }
-        if (th.small > 0 && p >= MIN_THRESHOLD_RANKS) {
+        if (th.small > 0 && p >= HDRING_TUNE_MIN_THRESHOLD_RANKS) {
             add_line(settings, "coll_hdring_%s_small_bytes_%s = %.0f", checked_names[coll], kind, th.small);
         }
-        if (th.large > 0 && p >= MIN_THRESHOLD_RANKS) {
+        if (th.large > 0 && p >= HDRING_TUNE_MIN_THRESHOLD_RANKS) {
             add_line(settings, "coll_hdring_%s_large_bytes_%s = %.0f", checked_names[coll], kind, th.large);
         }
-        if ((th.small > 0 || th.large > 0) && p < MIN_THRESHOLD_RANKS) {
+        if ((th.small > 0 || th.large > 0) && p < HDRING_TUNE_MIN_THRESHOLD_RANKS) {
             add_line(comments, "%s: thresholds not written: on %d ranks every algorithm is an exchange or two, and "
                      "they would apply to larger communicators too (run hdring-tune on %d ranks or more)",
-                     checked_names[coll], p, MIN_THRESHOLD_RANKS);
+                     checked_names[coll], p, HDRING_TUNE_MIN_THRESHOLD_RANKS);
         }
         if (th.unresolved > 0) {
             add_line(comments, "%s: %d size%s still over %.0f%% slower than the fastest algorithm: no threshold "
@@ -714,15 +671,15 @@ static void check_size(MPI_Comm base, const placement_t *pl, const hdring_model_
     MPI_Comm_free(&book);
     add_line(comments, "checked: %s every %.0fx from %.0f B to %.0f B and around the model's crossovers (%d sizes in "
              "all) on %d ranks, every algorithm timed against the model's choice (thresholds from it apply to every "
-             "communicator size that is %s)", "allreduce, reduce_scatter_block, allgather, bcast", GRID_STEP, SMALLEST,
-             LARGEST, nchecked, p, pow2(p) ? "a power of two" : "not a power of two");
+             "communicator size that is %s)", "allreduce, reduce_scatter_block, allgather, bcast", HDRING_TUNE_GRID_STEP, HDRING_TUNE_SMALLEST,
+             HDRING_TUNE_LARGEST, nchecked, p, pow2(p) ? "a power of two" : "not a power of two");
 }
 
-/* Every rank: check_size on all P ranks, then on the first companion_size(P) while the others wait. Rank 0, in
+/* Every rank: check_size on all P ranks, then on the first hdring_tune_companion_size(P) while the others wait. Rank 0, in
  * both, holds the lines of both for the file. */
 static void check_model(const placement_t *pl, char *a, char *b, lines_t *comments, lines_t *settings)
 {
-    const int q = companion_size(pl->size);
+    const int q = hdring_tune_companion_size(pl->size);
     int priority = 40;
     control_t worst = {0, ""};
     hdring_model_units_t units;
@@ -743,7 +700,7 @@ static void check_model(const placement_t *pl, char *a, char *b, lines_t *commen
     } else {
         add_line(comments, "no thresholds for communicator sizes that are %sa power of two: checking them needs %d "
                  "ranks or more of that kind, and %d ranks have fewer", pow2(pl->size) ? "not " : "",
-                 MIN_THRESHOLD_RANKS, pl->size);
+                 HDRING_TUNE_MIN_THRESHOLD_RANKS, pl->size);
     }
     char restore[16];
     snprintf(restore, sizeof(restore), "%d", priority);
@@ -773,7 +730,7 @@ static double check_seconds(const placement_t *pl, int p, const hdring_tune_timi
         for (int k = 0; k < nalgs; ++k) {
             n += hier || HDRING_ALG_NONE == hdring_algorithm(algs[k])->inner;
         }
-        double sizes[MAX_SIZES];
+        double sizes[HDRING_TUNE_MAX_SIZES];
         const int nsizes = sizes_to_check(coll, p, &shape, &units, sizes);
         for (int k = 0; k < nsizes; ++k) {
             const double call = steps * l->latency + 2 * sizes[k] * per_byte;
@@ -902,7 +859,7 @@ int main(int argc, char **argv)
     if (0 == status && !quick) {
         apply(&best);
         if (0 == pl.rank) {
-            const int q = companion_size(pl.size);
+            const int q = hdring_tune_companion_size(pl.size);
             fprintf(stderr, "hdring-tune: %d/%d the model's choices against every algorithm, timed: 4 collectives "
                             "every 16x and around the model's crossovers on %d ranks%s, %d rounds, about %.0f s "
                             "(--quick skips it)\n", ++phase, phases, pl.size, q > 0 ? " and on the first few" : "",

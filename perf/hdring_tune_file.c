@@ -255,3 +255,42 @@ char *hdring_tune_merge(const char *existing, const char *block)
     add(&t, "%s", block);
     return finish(&t);
 }
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *) a, y = *(const double *) b;
+    return x < y ? -1 : x > y;
+}
+
+int hdring_tune_sizes(const hdring_plan_t *plan, double *sizes)
+{
+    double want[HDRING_TUNE_MAX_SIZES];
+    int n = 0, kept = 0;
+    for (double grid = HDRING_TUNE_SMALLEST; grid <= HDRING_TUNE_LARGEST; grid *= HDRING_TUNE_GRID_STEP) {
+        want[n++] = grid;
+    }
+    for (int s = 0; s + 1 < plan->nsegments; ++s) {
+        const double crossover = (double) plan->seg[s].upto + 1;
+        if (crossover > HDRING_TUNE_SMALLEST && crossover < HDRING_TUNE_LARGEST) {
+            want[n++] = fmax(crossover / 2, HDRING_TUNE_SMALLEST);
+            want[n++] = fmin(crossover * 2, HDRING_TUNE_LARGEST);
+        }
+    }
+    qsort(want, (size_t) n, sizeof(want[0]), cmp_double);
+    for (int i = 0; i < n; ++i) {
+        if (0 == kept || want[i] > 1.5 * sizes[kept - 1]) {
+            sizes[kept++] = want[i];
+        }
+    }
+    return kept;
+}
+
+int hdring_tune_companion_size(int p)
+{
+    int q = 1;
+    while (2 * q < p) {
+        q *= 2;
+    }
+    q = 0 == (p & (p - 1)) ? p - 1 : q;
+    return q >= HDRING_TUNE_MIN_THRESHOLD_RANKS ? q : 0;
+}

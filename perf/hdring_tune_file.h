@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 
+#include "hdring_plan.h"
+
 /* One kind of link (between ranks of a node, or across nodes), as measured: medians in seconds. */
 typedef struct hdring_tune_link {
     bool measured;
@@ -87,6 +89,27 @@ int hdring_tune_fastest(const hdring_tune_point_t *pt);
 /* Whether time t at the point is a loss beyond the tolerance and the point's own noise (never at a noisy point):
  * what the thresholds mend. */
 bool hdring_tune_wrong(const hdring_tune_point_t *pt, double t, double tolerance);
+
+/* The check's sizes, whole vectors in bytes as the trace's bytes= (allgather: the output; reduce_scatter_block: the
+ * input): every GRID_STEP from SMALLEST to LARGEST, and half and twice each crossover the model predicts between
+ * them (one noisy size must not leave a range of the model's unchecked). */
+#define HDRING_TUNE_SMALLEST 64.0
+#define HDRING_TUNE_LARGEST 4194304.0
+#define HDRING_TUNE_GRID_STEP 16.0
+#define HDRING_TUNE_MAX_SIZES (5 + 2 * (HDRING_MAX_SEGMENTS - 1)) /* the grid's 5, two per crossover */
+
+/* The sizes to time a collective at, given the model's plan for it: the grid and, for each crossover of the plan
+ * between SMALLEST and LARGEST, half and twice it; of sizes within 1.5x of each other only the smaller. Ascending;
+ * returns how many (at most HDRING_TUNE_MAX_SIZES). */
+int hdring_tune_sizes(const hdring_plan_t *plan, double *sizes);
+
+/* Thresholds apply to every communicator size of a kind (a power of two or not): none from a check on fewer ranks,
+ * where the algorithms barely differ and a 2-rank win (recursive doubling at 4 MiB) is a loss at 8. */
+#define HDRING_TUNE_MIN_THRESHOLD_RANKS 4
+
+/* Besides all P ranks, the check times the first Q, Q of the other kind: P - 1 when P is a power of two, else the
+ * largest power of two below P; 0 when Q < HDRING_TUNE_MIN_THRESHOLD_RANKS. */
+int hdring_tune_companion_size(int p);
 
 /* The block hdring-tune writes: its marker lines, the comment lines given (each prefixed with "# "; may be
  * NULL), one "name = value" line per parameter set, and the settings given ("coll_hdring_<name> = value"

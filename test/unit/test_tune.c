@@ -5,7 +5,8 @@
  * two fits that differ beyond the tolerance are caught, with the parameter that differs; the block holds only
  * hdring's model parameters between its markers; merging into an existing MCA parameter file keeps every other
  * line, comments out lines setting the same parameters, and replaces an earlier block instead of adding one;
- * thresholds derived from timed collectives give the sizes the model got wrong to the algorithm that wins them.
+ * thresholds derived from timed collectives give the sizes the model got wrong to the algorithm that wins them;
+ * the check's sizes surround the plan's crossovers, and its second communicator size is of the other kind.
  */
 #include "unit_check.h"
 #include <math.h>
@@ -216,6 +217,54 @@ START_TEST(thresholds_mend_the_model)
 }
 END_TEST
 
+/* The check's sizes: the 16x grid, half and twice each crossover of the plan inside it, nothing within 1.5x of a
+ * smaller one. */
+static hdring_plan_t plan_with(int ncrossovers, const size_t *upto)
+{
+    hdring_plan_t plan = {ncrossovers + 1, {{0}}};
+    for (int s = 0; s < ncrossovers; ++s) {
+        plan.seg[s].upto = upto[s];
+    }
+    plan.seg[ncrossovers].upto = SIZE_MAX;
+    return plan;
+}
+
+START_TEST(sizes_surround_the_crossovers)
+{
+    double sizes[HDRING_TUNE_MAX_SIZES];
+    const size_t one[] = {9999}, outside[] = {31, 3999999};
+    const double grid[] = {64, 1024, 16384, 262144, 4194304};
+    const double around_one[] = {64, 1024, 5000, 16384, 262144, 4194304}; /* 20000 is within 1.5x of 16384 */
+    const double around_outside[] = {64, 1024, 16384, 262144, 2000000, 4194304};
+
+    hdring_plan_t plan = plan_with(0, NULL);
+    ck_assert_int_eq(hdring_tune_sizes(&plan, sizes), 5);
+    for (int i = 0; i < 5; ++i) {
+        ck_assert_double_eq(sizes[i], grid[i]);
+    }
+    plan = plan_with(1, one);
+    ck_assert_int_eq(hdring_tune_sizes(&plan, sizes), 6);
+    for (int i = 0; i < 6; ++i) {
+        ck_assert_double_eq(sizes[i], around_one[i]);
+    }
+    plan = plan_with(2, outside); /* one below the grid (ignored), one whose twice is past it (clipped) */
+    ck_assert_int_eq(hdring_tune_sizes(&plan, sizes), 6);
+    for (int i = 0; i < 6; ++i) {
+        ck_assert_double_eq(sizes[i], around_outside[i]);
+    }
+}
+END_TEST
+
+/* The second size checked is of the other kind, and 4 ranks or more. */
+START_TEST(companion_is_of_the_other_kind)
+{
+    const int p[] = {2, 3, 4, 5, 6, 7, 8, 12, 16, 17}, q[] = {0, 0, 0, 4, 4, 4, 7, 8, 15, 16};
+    for (int i = 0; i < (int) (sizeof(p) / sizeof(p[0])); ++i) {
+        ck_assert_int_eq(hdring_tune_companion_size(p[i]), q[i]);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("tune");
@@ -225,5 +274,7 @@ int main(void)
     UNIT_ADD(s, block_holds_only_model_parameters);
     UNIT_ADD(s, merge_keeps_other_lines_and_replaces_its_block);
     UNIT_ADD(s, thresholds_mend_the_model);
+    UNIT_ADD(s, sizes_surround_the_crossovers);
+    UNIT_ADD(s, companion_is_of_the_other_kind);
     return unit_run(s);
 }
