@@ -28,9 +28,9 @@
  * as a control). Thresholds are set per kind (_pof2, _npof2), each from the size of its kind.
  * Where the choice is more than 10% slower than the fastest algorithm, it writes the thresholds that give those
  * sizes to the latency algorithm (coll_hdring_<coll>_small_bytes_*) or to the bandwidth one (_large_bytes_*),
- * with the timings that justify them in comments (not on fewer than HDRING_TUNE_MIN_THRESHOLD_RANKS ranks), and says so where
- * no threshold can. A size whose control
- * differs by more than 10% is too noisy to justify anything: the file says so, and no threshold rests on it.
+ * with the timings that justify them in comments (not on fewer than 4 ranks), and says so where no threshold can.
+ * A size whose control differs by more than 10% is too noisy to justify anything: the file says so, and no
+ * threshold rests on it.
  *
  * Output (rank 0): -o FILE writes an MCA parameter file (use it with mpirun --tune FILE); --install merges it into
  * $HOME/.openmpi/mca-params.conf, which Open MPI reads for every job of this user, replacing an earlier
@@ -671,12 +671,13 @@ static void check_size(MPI_Comm base, const placement_t *pl, const hdring_model_
     MPI_Comm_free(&book);
     add_line(comments, "checked: %s every %.0fx from %.0f B to %.0f B and around the model's crossovers (%d sizes in "
              "all) on %d ranks, every algorithm timed against the model's choice (thresholds from it apply to every "
-             "communicator size that is %s)", "allreduce, reduce_scatter_block, allgather, bcast", HDRING_TUNE_GRID_STEP, HDRING_TUNE_SMALLEST,
-             HDRING_TUNE_LARGEST, nchecked, p, pow2(p) ? "a power of two" : "not a power of two");
+             "communicator size that is %s)", "allreduce, reduce_scatter_block, allgather, bcast",
+             HDRING_TUNE_GRID_STEP, HDRING_TUNE_SMALLEST, HDRING_TUNE_LARGEST, nchecked, p,
+             pow2(p) ? "a power of two" : "not a power of two");
 }
 
-/* Every rank: check_size on all P ranks, then on the first hdring_tune_companion_size(P) while the others wait. Rank 0, in
- * both, holds the lines of both for the file. */
+/* Every rank: check_size on all P ranks, then on the first hdring_tune_companion_size(P) while the others wait.
+ * Rank 0, in both, holds the lines of both for the file. */
 static void check_model(const placement_t *pl, char *a, char *b, lines_t *comments, lines_t *settings)
 {
     const int q = hdring_tune_companion_size(pl->size);
