@@ -16,9 +16,12 @@ typedef struct sim_rec {
     struct sim_rec *next; /* in the pending list where it waits for its match */
     int src, dst;
     bool is_send;
+    bool started; /* posted by start (in flight until waited for), not by an exchange */
+    bool awaited; /* its rank is blocked until it completes */
     size_t count;
     char *addr;
-    double ready; /* when this end can start: post time plus the port's earlier messages of the batch */
+    double ready; /* when this end can start: an exchange's post time plus the port's earlier messages of the
+                     batch; a started message's post time */
     double end;
     bool done;
 } sim_rec_t;
@@ -35,7 +38,10 @@ typedef struct sim_rank {
     ucontext_t ctx;
     void *stack;
     rank_state_t state;
-    int waiting;              /* records of the current exchange not yet matched */
+    int waiting;              /* awaited records not yet matched */
+    sim_rec_t *inflight[HDRING_MAX_INFLIGHT]; /* started, not yet waited for */
+    busy_t send_port, recv_port;              /* when its started messages occupy its ports */
+    busy_t activity;          /* when it transferred or reduced: its busy time is their union */
     sim_rec_t *unmatched_sends; /* sends addressed to this rank, in posting order */
     sim_rec_t *unmatched_recvs; /* receives this rank posted, in posting order */
     double clock;
@@ -91,6 +97,11 @@ static const char *buf_name(hdring_buf_t b)
     return b < HDRING_NBUFS ? names[b] : "?";
 }
 
+static bool overlap(const char *a, size_t alen, const char *b, size_t blen)
+{
+    return alen > 0 && blen > 0 && a < b + blen && b < a + alen;
+}
+
 /* Address of a range of rank r's buffer, or NULL (and an error) if it is out of bounds. */
 static char *range(sim_world_t *w, int r, hdring_loc_t at, size_t count, bool write, const char *what)
 {
@@ -108,12 +119,17 @@ static char *range(sim_world_t *w, int r, hdring_loc_t at, size_t count, bool wr
         fail(w, "rank %d: %s writes read-only %s[%zu, %zu)", r, what, buf_name(at.buf), at.off, at.off + count);
         return NULL;
     }
-    return rk->buf[at.buf].mem + at.off * w->op.elem_size;
-}
-
-static bool overlap(const char *a, size_t alen, const char *b, size_t blen)
-{
-    return alen > 0 && blen > 0 && a < b + blen && b < a + alen;
+    char *addr = rk->buf[at.buf].mem + at.off * w->op.elem_size;
+    for (int i = 0; i < HDRING_MAX_INFLIGHT; ++i) { /* a receive in flight is not to be touched, a send's not changed */
+        const sim_rec_t *m = rk->inflight[i];
+        if (NULL != m && (write || !m->is_send) &&
+            overlap(addr, count * w->op.elem_size, m->addr, m->count * w->op.elem_size)) {
+            fail(w, "rank %d: %s of %s[%zu, %zu) touches a message in flight", r, what, buf_name(at.buf), at.off,
+                 at.off + count);
+            return NULL;
+        }
+    }
+    return addr;
 }
 
 /* ---- the ready heap ---- */
@@ -179,6 +195,9 @@ static bool free_during(const busy_t *b, double t, double d, double *until)
 
 static void occupy(sim_world_t *w, busy_t *b, double t, double d)
 {
+    if (d <= 0) { /* occupies nothing */
+        return;
+    }
     if (b->n == b->cap) {
         const int cap = 0 == b->cap ? 64 : 2 * b->cap;
         double *st = realloc(b->start, (size_t) cap * sizeof(*st)), *en = NULL;
@@ -227,6 +246,36 @@ static bool across_nodes(const sim_world_t *w, int a, int b)
     return NULL != w->node_of && w->node_of[a] != w->node_of[b];
 }
 
+/* When a message with a started end (hdring_start) ends: the earliest time from `ready` when the sender's send
+ * port and the receiver's receive port are both free for alpha + bytes beta (and, across nodes, both node link
+ * directions for bytes beta), which it then occupies. */
+static double claim_ports(sim_world_t *w, int src, int dst, double ready, size_t bytes)
+{
+    const bool across = across_nodes(w, src, dst);
+    const sim_cost_t *link = across ? &w->network : &w->cost;
+    const double wire = (double) bytes * link->beta, d = link->alpha + wire;
+    busy_t *sp = &w->ranks[src].send_port, *rp = &w->ranks[dst].recv_port;
+    double t = ready, until;
+    while (!free_during(sp, t, d, &until) || !free_during(rp, t, d, &until) ||
+           (across && (!free_during(&w->link_out[w->node_of[src]], t, wire, &until) ||
+                       !free_during(&w->link_in[w->node_of[dst]], t, wire, &until)))) {
+        t = until;
+    }
+    occupy(w, sp, t, d);
+    occupy(w, rp, t, d);
+    if (across) {
+        if (wire > 0) {
+            occupy(w, &w->link_out[w->node_of[src]], t, wire);
+            occupy(w, &w->link_in[w->node_of[dst]], t, wire);
+        }
+        w->link_stats[w->node_of[src]].bytes_sent += bytes;
+        w->link_stats[w->node_of[dst]].bytes_received += bytes;
+    }
+    occupy(w, &w->ranks[src].activity, t, d);
+    occupy(w, &w->ranks[dst].activity, t, d);
+    return t + d;
+}
+
 static void match(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
 {
     const size_t bytes = send->count * w->op.elem_size;
@@ -236,19 +285,24 @@ static void match(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
     }
     memcpy(recv->addr, send->addr, (send->count < recv->count ? send->count : recv->count) * w->op.elem_size);
     const double start = send->ready > recv->ready ? send->ready : recv->ready;
-    send->end = recv->end = across_nodes(w, send->src, send->dst)
-                                ? cross_link(w, send->src, send->dst, start, bytes)
-                                : start + w->cost.alpha + (double) bytes * w->cost.beta;
+    if (send->started || recv->started) {
+        send->end = recv->end = claim_ports(w, send->src, send->dst, start, bytes);
+    } else {
+        send->end = recv->end = across_nodes(w, send->src, send->dst)
+                                    ? cross_link(w, send->src, send->dst, start, bytes)
+                                    : start + w->cost.alpha + (double) bytes * w->cost.beta;
+    }
     send->done = recv->done = true;
     w->ranks[send->src].stats.bytes_sent += bytes;
     w->ranks[send->src].stats.msgs_sent += 1;
     w->ranks[recv->dst].stats.bytes_received += bytes;
     w->ranks[recv->dst].stats.msgs_received += 1;
-    const int ends[2] = {send->src, recv->dst};
+    sim_rec_t *const ends[2] = {send, recv};
     for (int i = 0; i < 2; ++i) {
-        sim_rank_t *rk = &w->ranks[ends[i]];
-        if (0 == --rk->waiting && RANK_BLOCKED == rk->state) {
-            make_ready(w, ends[i]);
+        const int r = ends[i]->is_send ? ends[i]->src : ends[i]->dst;
+        sim_rank_t *rk = &w->ranks[r];
+        if (ends[i]->awaited && 0 == --rk->waiting && RANK_BLOCKED == rk->state) {
+            make_ready(w, r);
         }
     }
 }
@@ -273,6 +327,35 @@ static void append(sim_rec_t **list, sim_rec_t *rec)
     }
     rec->next = NULL;
     *list = rec;
+}
+
+/* Matches a newly posted record with the other end if it is already posted, else queues it. */
+static void post_record(sim_world_t *w, int r, sim_rec_t *rec)
+{
+    if (rec->is_send) { /* is its receive posted? */
+        sim_rec_t *recv = take_from(&w->ranks[rec->dst].unmatched_recvs, r);
+        if (NULL != recv) {
+            match(w, rec, recv);
+        } else {
+            append(&w->ranks[rec->dst].unmatched_sends, rec);
+        }
+    } else {
+        sim_rec_t *send = take_from(&w->ranks[r].unmatched_sends, rec->src);
+        if (NULL != send) {
+            match(w, send, rec);
+        } else {
+            append(&w->ranks[r].unmatched_recvs, rec);
+        }
+    }
+}
+
+/* Blocks the running rank until its awaited records are matched. */
+static void block_until_matched(sim_world_t *w, sim_rank_t *rk)
+{
+    if (rk->waiting > 0) {
+        rk->state = RANK_BLOCKED;
+        swapcontext(&rk->ctx, &w->main);
+    }
 }
 
 static int sim_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
@@ -334,34 +417,91 @@ static int sim_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
         free(recs);
         return rc;
     }
-    rk->stats.busy += send_port > recv_port ? send_port - rk->clock : recv_port - rk->clock;
+    if (nrecs > 0) {
+        occupy(w, &rk->activity, rk->clock, (send_port > recv_port ? send_port : recv_port) - rk->clock);
+    }
     rk->waiting += nrecs;
     for (int i = 0; i < nrecs; ++i) {
-        sim_rec_t *rec = &recs[i];
-        if (rec->is_send) { /* is its receive posted? */
-            sim_rec_t *recv = take_from(&w->ranks[rec->dst].unmatched_recvs, r);
-            if (NULL != recv) {
-                match(w, rec, recv);
-            } else {
-                append(&w->ranks[rec->dst].unmatched_sends, rec);
-            }
-        } else {
-            sim_rec_t *send = take_from(&rk->unmatched_sends, rec->src);
-            if (NULL != send) {
-                match(w, send, rec);
-            } else {
-                append(&rk->unmatched_recvs, rec);
-            }
-        }
+        recs[i].awaited = true;
+        post_record(w, r, &recs[i]);
     }
-    if (rk->waiting > 0) {
-        rk->state = RANK_BLOCKED;
-        swapcontext(&rk->ctx, &w->main);
-    }
+    block_until_matched(w, rk);
     for (int i = 0; i < nrecs; ++i) {
         rk->clock = recs[i].end > rk->clock ? recs[i].end : rk->clock;
     }
     free(recs);
+    return '\0' == w->error[0] ? HDRING_OK : HDRING_ERR_TRANSPORT;
+}
+
+static int sim_start(const hdring_xport_t *x, const hdring_msg_t *m, bool is_send, hdring_req_t *req)
+{
+    sim_world_t *w = x->ctx;
+    const int r = running_rank;
+    sim_rank_t *rk = &w->ranks[r];
+    int slot = 0;
+
+    while (slot < HDRING_MAX_INFLIGHT && NULL != rk->inflight[slot]) {
+        ++slot;
+    }
+    if (HDRING_MAX_INFLIGHT == slot) {
+        return fail(w, "rank %d: more than %d messages in flight", r, HDRING_MAX_INFLIGHT);
+    }
+    const int peer = hdring_view_peer(x->view, m->peer);
+    if (m->peer < 0 || m->peer >= x->size || peer < 0 || peer >= w->p || peer == r) {
+        return fail(w, "rank %d: started %s peer %d (%d in a view) of %d", r, is_send ? "send to" : "receive from",
+                    peer, m->peer, w->p);
+    }
+    const hdring_loc_t at = hdring_view_loc(x->view, m->at);
+    char *addr = range(w, r, at, m->count, !is_send, is_send ? "started send" : "started receive");
+    if (NULL == addr) {
+        return HDRING_ERR_TRANSPORT;
+    }
+    sim_rec_t *rec = calloc(1, sizeof(*rec));
+    if (NULL == rec) {
+        return fail(w, "out of memory");
+    }
+    rec->src = is_send ? r : peer;
+    rec->dst = is_send ? peer : r;
+    rec->is_send = is_send;
+    rec->started = true;
+    rec->count = m->count;
+    rec->addr = addr;
+    rec->ready = rk->clock;
+    rk->inflight[slot] = rec;
+    *req = slot;
+    post_record(w, r, rec);
+    return HDRING_OK;
+}
+
+static int sim_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
+{
+    sim_world_t *w = x->ctx;
+    const int r = running_rank;
+    sim_rank_t *rk = &w->ranks[r];
+
+    for (int i = 0; i < n; ++i) {
+        if (HDRING_REQ_NONE == reqs[i]) {
+            continue;
+        }
+        if (reqs[i] < 0 || reqs[i] >= HDRING_MAX_INFLIGHT || NULL == rk->inflight[reqs[i]]) {
+            return fail(w, "rank %d waits for message %d, which is not in flight", r, reqs[i]);
+        }
+        sim_rec_t *rec = rk->inflight[reqs[i]];
+        if (!rec->done) {
+            rec->awaited = true;
+            rk->waiting += 1;
+        }
+    }
+    block_until_matched(w, rk);
+    for (int i = 0; i < n; ++i) {
+        if (HDRING_REQ_NONE != reqs[i]) {
+            sim_rec_t *rec = rk->inflight[reqs[i]];
+            rk->clock = rec->end > rk->clock ? rec->end : rk->clock;
+            free(rec);
+            rk->inflight[reqs[i]] = NULL;
+            reqs[i] = HDRING_REQ_NONE;
+        }
+    }
     return '\0' == w->error[0] ? HDRING_OK : HDRING_ERR_TRANSPORT;
 }
 
@@ -406,8 +546,8 @@ static int sim_reduce(const hdring_xport_t *x, hdring_loc_t left_at, hdring_loc_
         memset(right, POISON, bytes); /* allowed by the interface: catches kernels that reuse it */
     }
     memcpy(dst, w->tmp, bytes);
+    occupy(w, &rk->activity, rk->clock, (double) bytes * w->cost.gamma);
     rk->clock += (double) bytes * w->cost.gamma;
-    rk->stats.busy += (double) bytes * w->cost.gamma;
     rk->stats.bytes_reduced += bytes;
     return HDRING_OK;
 }
@@ -453,6 +593,8 @@ static void *sim_take(const hdring_xport_t *x, size_t bytes)
 
 static const hdring_transport_ops_t sim_ops = {
     .exchange = sim_exchange,
+    .start = sim_start,
+    .wait = sim_wait,
     .reduce = sim_reduce,
     .copy = sim_copy,
     .take = sim_take,
@@ -514,9 +656,32 @@ static void rank_entry(void)
 {
     sim_world_t *w = running_world;
     const int r = running_rank;
-    w->ranks[r].result = w->body(&w->ranks[r].xport, w->arg);
-    w->ranks[r].state = RANK_FINISHED;
-    w->ranks[r].stats.finish = w->ranks[r].clock;
+    sim_rank_t *rk = &w->ranks[r];
+    rk->result = w->body(&rk->xport, w->arg);
+    rk->state = RANK_FINISHED;
+    rk->stats.finish = rk->clock;
+    for (int i = 0; i < HDRING_MAX_INFLIGHT && HDRING_OK == rk->result; ++i) {
+        if (NULL != rk->inflight[i]) {
+            fail(w, "rank %d returned with messages in flight", r);
+            break;
+        }
+    }
+}
+
+/* The length of the union of a set of intervals (sorted by start). */
+static double union_length(const busy_t *b)
+{
+    double total = 0, from = 0, to = 0;
+    for (int i = 0; i < b->n; ++i) {
+        if (0 == i || b->start[i] > to) {
+            total += to - from;
+            from = b->start[i];
+            to = b->end[i];
+        } else if (b->end[i] > to) {
+            to = b->end[i];
+        }
+    }
+    return b->n > 0 ? total + to - from : 0;
 }
 
 /* In a function of its own: getcontext returns twice, and the caller's loop variables must not be live here. */
@@ -553,6 +718,7 @@ int sim_run(sim_world_t *w, int (*body)(const hdring_xport_t *x, void *arg), voi
         sim_rank_t *rk = &w->ranks[r];
         free(rk->stack);
         rk->stack = NULL;
+        rk->stats.busy = union_length(&rk->activity);
         if (RANK_FINISHED != rk->state) {
             const sim_rec_t *s = rk->unmatched_recvs;
             fail(w, "deadlock: rank %d waits%s%d", r, NULL != s ? " for a message from rank " : " (sends only) ",
@@ -591,7 +757,16 @@ void sim_destroy(sim_world_t *w)
     }
     if (NULL != w->ranks) {
         for (int r = 0; r < w->p; ++r) {
-            free(w->ranks[r].stack);
+            sim_rank_t *rk = &w->ranks[r];
+            free(rk->stack);
+            for (int i = 0; i < HDRING_MAX_INFLIGHT; ++i) {
+                free(rk->inflight[i]); /* left by a rank that failed: matched or not, nobody reads it now */
+            }
+            busy_t *sets[3] = {&rk->send_port, &rk->recv_port, &rk->activity};
+            for (int k = 0; k < 3; ++k) {
+                free(sets[k]->start);
+                free(sets[k]->end);
+            }
         }
     }
     for (int j = 0; j < w->nodes; ++j) {

@@ -217,6 +217,14 @@ void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdri
 static inline bool mca_coll_hdring_in_locality_order(bool ordered) { return !ordered; }
 
 /* ---- transport over the PML ---- */
+/* One PML message: n elements of *type at addr (coll_hdring_transport.c). */
+typedef struct mca_coll_hdring_pml_msg {
+    char *addr;
+    int n;
+    struct ompi_datatype_t *type;
+    bool derived; /* type was made for this message: destroyed once the PML is done */
+} mca_coll_hdring_pml_msg_t;
+
 typedef struct mca_coll_hdring_pml {
     struct ompi_communicator_t *comm;
     struct ompi_datatype_t *dtype;
@@ -235,6 +243,12 @@ typedef struct mca_coll_hdring_pml {
         struct ompi_datatype_t *type;
     } same_bytes;
     int error;                /* Open MPI error behind HDRING_ERR_TRANSPORT */
+    struct {                  /* messages started and not yet waited for (hdring_isend, hdring_irecv) */
+        uint32_t used;        /* bit i: slot i holds one */
+        uint32_t receives;    /* bit i: it is a receive */
+        struct ompi_request_t *req[HDRING_MAX_INFLIGHT];
+        mca_coll_hdring_pml_msg_t msg[HDRING_MAX_INFLIGHT];
+    } inflight;
     hdring_xport_t xport;
 } mca_coll_hdring_pml_t;
 
@@ -250,6 +264,8 @@ void mca_coll_hdring_pml_same_bytes(mca_coll_hdring_pml_t *t, size_t off, size_t
                                     struct ompi_datatype_t *type);
 /* Open MPI error code for a kernel's return value. */
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc);
+/* Withdraws the messages a failed kernel left in flight: receives cancelled, sends completed (scratch_release). */
+void mca_coll_hdring_pml_withdraw(mca_coll_hdring_pml_t *t);
 
 /* ---- scratch ---- */
 /* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype. */

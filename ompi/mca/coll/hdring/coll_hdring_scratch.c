@@ -96,6 +96,7 @@ static void tables_release(mca_coll_hdring_tables_t *tb)
 
 void mca_coll_hdring_scratch_release(mca_coll_hdring_pml_t *t)
 {
+    mca_coll_hdring_pml_withdraw(t);
     free(t->own_scratch);
     t->own_scratch = NULL;
     tables_release(t->tables);

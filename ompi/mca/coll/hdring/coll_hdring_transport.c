@@ -22,6 +22,8 @@
 
 #define STACK_REQUESTS 16
 
+_Static_assert(HDRING_MAX_INFLIGHT <= 32, "the slots of messages in flight are the bits of a uint32_t");
+
 static char *loc_addr(const mca_coll_hdring_pml_t *t, hdring_loc_t at)
 {
     return t->base[at.buf] + (ptrdiff_t) at.off * t->extent;
@@ -43,12 +45,7 @@ static int transport_failed(mca_coll_hdring_pml_t *t, int ompi_error)
  * t->max_message elements; beyond, count 1 of a derived type made of whole runs of max_message elements and
  * the rest. A message is thus never cut in pieces whose boundaries would depend on how this rank describes
  * its data: peers describing the same bytes with other (count, datatype) pairs still match. */
-typedef struct pml_message {
-    char *addr;
-    int n;
-    ompi_datatype_t *type;
-    bool derived; /* type was made for this message: destroy it once the PML is done */
-} pml_message_t;
+typedef mca_coll_hdring_pml_msg_t pml_message_t;
 
 static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg,
                        bool is_send, pml_message_t *out)
@@ -237,6 +234,75 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
 }
 
+/* ---- messages in flight ----
+ * Each started message holds a slot of t->inflight until it is waited for; a kernel that fails may leave some,
+ * which mca_coll_hdring_pml_withdraw settles before the call returns (its buffers may go with it). */
+
+static int pml_start(const hdring_xport_t *x, const hdring_msg_t *msg, bool is_send, hdring_req_t *req)
+{
+    mca_coll_hdring_pml_t *t = x->ctx;
+    const uint32_t free_slots = ~t->inflight.used;
+    if (0 == free_slots) {
+        return transport_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
+    }
+    const int slot = __builtin_ctz(free_slots);
+    const int rc = post(t, x, msg, is_send, &t->inflight.req[slot], &t->inflight.msg[slot]);
+    if (OMPI_SUCCESS != rc) {
+        return transport_failed(t, rc);
+    }
+    t->inflight.used |= 1u << slot;
+    t->inflight.receives = is_send ? t->inflight.receives & ~(1u << slot) : t->inflight.receives | 1u << slot;
+    *req = slot;
+    return HDRING_OK;
+}
+
+static void settle(mca_coll_hdring_pml_t *t, int slot)
+{
+    pml_message_release(&t->inflight.msg[slot]);
+    t->inflight.used &= ~(1u << slot);
+}
+
+static int pml_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
+{
+    mca_coll_hdring_pml_t *t = x->ctx;
+    ompi_request_t *waiting[HDRING_MAX_INFLIGHT];
+    int slots[HDRING_MAX_INFLIGHT], count = 0, rc = OMPI_SUCCESS;
+
+    for (int i = 0; i < n; ++i) {
+        if (HDRING_REQ_NONE != reqs[i]) {
+            slots[count] = reqs[i];
+            waiting[count++] = t->inflight.req[reqs[i]];
+            reqs[i] = HDRING_REQ_NONE;
+        }
+    }
+    if (1 == count) {
+        rc = ompi_request_wait(&waiting[0], MPI_STATUS_IGNORE);
+    } else if (count > 1) {
+        rc = ompi_request_wait_all((size_t) count, waiting, MPI_STATUSES_IGNORE);
+    }
+    for (int i = 0; i < count; ++i) {
+        settle(t, slots[i]);
+    }
+    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
+}
+
+/* As a failed exchange does: receives cancelled (the caller may free their buffers once it has the error),
+ * sends left to complete on their own. */
+void mca_coll_hdring_pml_withdraw(mca_coll_hdring_pml_t *t)
+{
+    for (int slot = 0; slot < HDRING_MAX_INFLIGHT && 0 != t->inflight.used; ++slot) {
+        if (t->inflight.used & 1u << slot) {
+            if (t->inflight.receives & 1u << slot) {
+                ompi_request_cancel(t->inflight.req[slot]);
+                ompi_request_wait(&t->inflight.req[slot], MPI_STATUS_IGNORE);
+            } else {
+                ompi_request_free(&t->inflight.req[slot]);
+            }
+            settle(t, slot);
+        }
+    }
+}
+
 static int copy_range(const mca_coll_hdring_pml_t *t, char *dst, char *src, size_t count)
 {
     return dst == src ? OMPI_SUCCESS : ompi_datatype_copy_content_same_ddt(t->dtype, count, dst, src);
@@ -312,6 +378,8 @@ static void *pml_take(const hdring_xport_t *x, size_t bytes) { return mca_coll_h
 
 static const hdring_transport_ops_t pml_ops = {
     .exchange = pml_exchange,
+    .start = pml_start,
+    .wait = pml_wait,
     .reduce = pml_reduce,
     .copy = pml_copy,
     .take = pml_take,
@@ -339,6 +407,7 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t
     t->same_bytes.buf = NULL;
     t->same_bytes.type = NULL;
     t->error = OMPI_SUCCESS;
+    t->inflight.used = 0;
     t->xport.ops = &pml_ops;
     t->xport.ctx = t;
     t->xport.size = size;

@@ -8,6 +8,9 @@
  * (test/sim). The interface is deliberately small:
  *
  *   exchange  post a batch of sends and receives of element ranges, wait for all of them;
+ *   start     post one send or receive and return at once; wait completes the messages started: pipelined
+ *             kernels keep a bounded number in flight (HDRING_MAX_INFLIGHT) so that one segment's transfer
+ *             overlaps another's reduction or forwarding;
  *   reduce    dst = left (op) right on an element range, left being the operand of the lower ranks;
  *   copy      a local element-range copy;
  *   take      memory for a call's message lists and tables (never data): the component serves it from a cache
@@ -30,6 +33,7 @@
 #ifndef HDRING_TRANSPORT_H
 #define HDRING_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "hdring_status.h"
@@ -66,11 +70,23 @@ typedef struct hdring_view {
 
 typedef struct hdring_xport hdring_xport_t;
 
+/* A message in flight (hdring_isend, hdring_irecv): a slot of the transport's, or HDRING_REQ_NONE (nothing in
+ * flight: a message of 0 elements, or one already completed). */
+typedef int hdring_req_t;
+#define HDRING_REQ_NONE (-1)
+#define HDRING_MAX_INFLIGHT 32 /* messages one rank may have in flight at once */
+
 typedef struct hdring_transport_ops {
     /* Post all receives and sends, return when all are complete. HDRING_OK or an HDRING_ERR_ code
      * (hdring_status.h). */
     int (*exchange)(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
                     int nrecvs);
+    /* Post one message and return: *req is in flight until wait completes it. A send's range must not change and
+     * a receive's must not be read until then. HDRING_ERR_TRANSPORT when HDRING_MAX_INFLIGHT are in flight. */
+    int (*start)(const hdring_xport_t *x, const hdring_msg_t *msg, bool is_send, hdring_req_t *req);
+    /* Complete the messages reqs[0..n) (HDRING_REQ_NONE entries are skipped) and set them to HDRING_REQ_NONE.
+     * Messages still in flight when a collective call fails are withdrawn by the transport. */
+    int (*wait)(const hdring_xport_t *x, hdring_req_t *reqs, int n);
     /* dst = left (op) right. dst is exactly left, exactly right, or overlaps neither. When dst is left, the
      * right range may be overwritten (used as scratch). With HDRING_REDUCE_REPLICATED several ranks compute
      * this same reduction and must get the same bits: the transport then evaluates op with fixed operand
@@ -157,6 +173,24 @@ static inline int hdring_send(const hdring_xport_t *x, hdring_msg_t send)
 static inline int hdring_recv(const hdring_xport_t *x, hdring_msg_t recv)
 {
     return x->ops->exchange(x, NULL, 0, &recv, 1);
+}
+
+/* A message of 0 elements is never posted: *req is HDRING_REQ_NONE. */
+static inline int hdring_isend(const hdring_xport_t *x, hdring_msg_t send, hdring_req_t *req)
+{
+    *req = HDRING_REQ_NONE;
+    return 0 == send.count ? HDRING_OK : x->ops->start(x, &send, true, req);
+}
+
+static inline int hdring_irecv(const hdring_xport_t *x, hdring_msg_t recv, hdring_req_t *req)
+{
+    *req = HDRING_REQ_NONE;
+    return 0 == recv.count ? HDRING_OK : x->ops->start(x, &recv, false, req);
+}
+
+static inline int hdring_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
+{
+    return x->ops->wait(x, reqs, n);
 }
 
 static inline int hdring_reduce(const hdring_xport_t *x, hdring_loc_t left, hdring_loc_t right, hdring_loc_t dst,
