@@ -18,6 +18,7 @@ typedef struct sim_rec {
     bool is_send;
     bool started; /* posted by start (in flight until waited for), not by an exchange */
     bool awaited; /* its rank is blocked until it completes */
+    struct sim_rec *partner; /* the other end once matched */
     size_t count;
     char *addr;
     double ready; /* when this end can start: an exchange's post time plus the port's earlier messages of the
@@ -246,9 +247,9 @@ static bool across_nodes(const sim_world_t *w, int a, int b)
     return NULL != w->node_of && w->node_of[a] != w->node_of[b];
 }
 
-/* When a message with a started end (hdring_start) ends: the earliest time from `ready` when the sender's send
- * port and the receiver's receive port are both free for alpha + bytes beta (and, across nodes, both node link
- * directions for bytes beta), which it then occupies. */
+/* When a message with a started end (hdring_isend, hdring_irecv) ends: the earliest time from `ready` when the
+ * sender's send port and the receiver's receive port are both free for alpha + bytes beta (and, across nodes,
+ * both node link directions for bytes beta), which it then occupies. */
 static double claim_ports(sim_world_t *w, int src, int dst, double ready, size_t bytes)
 {
     const bool across = across_nodes(w, src, dst);
@@ -276,15 +277,22 @@ static double claim_ports(sim_world_t *w, int src, int dst, double ready, size_t
     return t + d;
 }
 
-static void match(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
+/* Within a node a started message is copied in by its receiver, as Open MPI's shared-memory transport does for
+ * all but small messages: its transfer starts once the receiver waits for it. */
+static bool copied_in_by_receiver(const sim_world_t *w, const sim_rec_t *send, const sim_rec_t *recv)
+{
+    return (send->started || recv->started) && !across_nodes(w, send->src, send->dst);
+}
+
+/* Times a matched message, from the later of its posts (and of its receiver's wait, when the receiver copies it
+ * in), and wakes the ranks waiting for it. */
+static void time_message(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
 {
     const size_t bytes = send->count * w->op.elem_size;
-    if (send->count != recv->count) {
-        fail(w, "rank %d sends %zu elements to rank %d, which expects %zu", send->src, send->count, send->dst,
-             recv->count);
+    double start = send->ready > recv->ready ? send->ready : recv->ready;
+    if (copied_in_by_receiver(w, send, recv) && w->ranks[recv->dst].clock > start) {
+        start = w->ranks[recv->dst].clock;
     }
-    memcpy(recv->addr, send->addr, (send->count < recv->count ? send->count : recv->count) * w->op.elem_size);
-    const double start = send->ready > recv->ready ? send->ready : recv->ready;
     if (send->started || recv->started) {
         send->end = recv->end = claim_ports(w, send->src, send->dst, start, bytes);
     } else {
@@ -293,10 +301,6 @@ static void match(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
                                     : start + w->cost.alpha + (double) bytes * w->cost.beta;
     }
     send->done = recv->done = true;
-    w->ranks[send->src].stats.bytes_sent += bytes;
-    w->ranks[send->src].stats.msgs_sent += 1;
-    w->ranks[recv->dst].stats.bytes_received += bytes;
-    w->ranks[recv->dst].stats.msgs_received += 1;
     sim_rec_t *const ends[2] = {send, recv};
     for (int i = 0; i < 2; ++i) {
         const int r = ends[i]->is_send ? ends[i]->src : ends[i]->dst;
@@ -304,6 +308,25 @@ static void match(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
         if (ends[i]->awaited && 0 == --rk->waiting && RANK_BLOCKED == rk->state) {
             make_ready(w, r);
         }
+    }
+}
+
+static void match(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
+{
+    const size_t bytes = send->count * w->op.elem_size;
+    if (send->count != recv->count) {
+        fail(w, "rank %d sends %zu elements to rank %d, which expects %zu", send->src, send->count, send->dst,
+             recv->count);
+    }
+    memcpy(recv->addr, send->addr, (send->count < recv->count ? send->count : recv->count) * w->op.elem_size);
+    send->partner = recv;
+    recv->partner = send;
+    w->ranks[send->src].stats.bytes_sent += bytes;
+    w->ranks[send->src].stats.msgs_sent += 1;
+    w->ranks[recv->dst].stats.bytes_received += bytes;
+    w->ranks[recv->dst].stats.msgs_received += 1;
+    if (!copied_in_by_receiver(w, send, recv) || recv->awaited) {
+        time_message(w, send, recv);
     }
 }
 
@@ -490,6 +513,9 @@ static int sim_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
         if (!rec->done) {
             rec->awaited = true;
             rk->waiting += 1;
+            if (!rec->is_send && NULL != rec->partner) { /* matched, waiting to be copied in: now */
+                time_message(w, rec->partner, rec);
+            }
         }
     }
     block_until_matched(w, rk);

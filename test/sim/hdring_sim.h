@@ -9,17 +9,20 @@
  * deadlock on rendezvous.
  *
  * Every transport call is checked: buffer bounds, writes to read-only buffers, overlapping ranges in one
- * exchange or among the messages in flight, messages left in flight when a rank returns, the aliasing rules of reduce and copy (hdring_transport.h), message sizes that differ between
- * sender and receiver, self-sends. A reduce whose dst is its left operand poisons the right operand, as the
- * interface allows, so a kernel relying on it surviving is caught.
+ * exchange, any use of a range a message in flight receives into (or a change to one it sends), messages left in
+ * flight when a rank returns, the aliasing rules of reduce and copy (hdring_transport.h), message sizes that
+ * differ between sender and receiver, self-sends. A reduce whose dst is its left operand poisons the right
+ * operand, as the interface allows, so a kernel relying on it surviving is caught.
  *
  * Time follows the alpha-beta-gamma model with one send and one receive port per rank: a message starts when
  * both ends have posted it (messages of one exchange queue on each port in posting order), takes
  * alpha + bytes * beta, and a reduction takes bytes * gamma. Copies are free. A message started without waiting
  * (hdring_isend, hdring_irecv) goes at its own pace: it takes the earliest gap of alpha + bytes * beta, from the
  * later of its two posts, in which the sender's send port and the receiver's receive port are both free of other
- * started messages, while the rank's clock moves on (reductions overlap it); waiting for it moves the clock to its
- * end. An exchange issued while messages are in flight is timed as if its ports were free. Per rank the simulator
+ * started messages, while the ranks' clocks move on; waiting for it moves the clock to its end. Within a node the
+ * receiver copies it in (as Open MPI's shared-memory transport does for all but small messages), so it starts no
+ * earlier than its receiver waits for it: a reduction overlaps a transfer into the same rank only across nodes.
+ * An exchange issued while messages are in flight is timed as if its ports were free. Per rank the simulator
  * counts bytes and messages sent and received, bytes reduced, the clock at which the rank finished, and how long
  * it was busy: the union of the times its ports transferred and it reduced (the rest of the run it waited).
  *
