@@ -19,6 +19,9 @@
  *
  * --compare times every hdring algorithm of each collective (one communicator each) and tuned, interleaved
  * the same way, and names the fastest per size: the measurements behind the automatic choice's defaults.
+ * --contenders LIST times those instead: algorithm names, each optionally with /BYTES, the segment size of a
+ * pipelined algorithm (coll_hdring_<coll>_segment_bytes; 0, the default, is the model's), e.g.
+ * "ring,ring/1000000000,rhd" for the ring in the model's segments, the ring in whole blocks, and rhd.
  *
  * --churn times communicator churn instead of calls: each sample is a batch of MPI_Comm_dup of MPI_COMM_WORLD,
  * one call of the collective, MPI_Comm_free, with coll_hdring_priority written before the batch so that the
@@ -56,6 +59,7 @@ typedef struct options {
     size_t sizes[MAX_SIZES];
     int nsizes;
     const char *alg, *csv;
+    const char *contenders; /* --compare: what to time instead of every algorithm */
     bool compare; /* time every hdring algorithm instead of hdring against tuned */
     bool churn;   /* time dup + one call + free instead of calls */
     int rounds;
@@ -289,17 +293,19 @@ static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
 
 /* ---------------------------------------------------------------- --compare: every hdring algorithm */
 
-/* The hdring algorithms of each collective, from its MCA enum (the registry's names). */
+/* The hdring algorithms of each collective, from its MCA enum (the registry's names), or --contenders. */
 static char alg_names[NCOLLS][1024];
 static const char *coll_algs[NCOLLS][MAX_CONTENDERS];
 
-static void list_algorithms(void)
+static void list_algorithms(const char *contenders)
 {
     for (int c = 0; c < NCOLLS; ++c) {
         char var[96];
         int n = 0;
         snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", coll_names[c]);
-        if (0 != util_cvar_enum_names(var, alg_names[c], sizeof(alg_names[c]))) {
+        if (NULL != contenders) {
+            snprintf(alg_names[c], sizeof(alg_names[c]), "%s", contenders);
+        } else if (0 != util_cvar_enum_names(var, alg_names[c], sizeof(alg_names[c]))) {
             fprintf(stderr, "hdring_ab: cannot read the values of %s\n", var);
             MPI_Abort(MPI_COMM_WORLD, 2);
         }
@@ -379,8 +385,8 @@ static void usage(const char *why)
 {
     util_usage_exit("hdring_ab",
                     "[--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS] [--csv FILE] "
-                    "[--compare | --churn]\n(under mpirun; the comment at the top of perf/hdring_ab.c and the README's "
-                    "Benchmarks section say what each does)",
+                    "[--compare [--contenders LIST] | --churn]\n(under mpirun; the comment at the top of "
+                    "perf/hdring_ab.c and the README's Benchmarks section say what each does)",
                     why);
 }
 
@@ -424,6 +430,8 @@ static void parse(int argc, char **argv, options_t *o)
             }
         } else if (0 == strcmp(arg, "--alg")) {
             o->alg = val;
+        } else if (0 == strcmp(arg, "--contenders")) {
+            o->contenders = val;
         } else if (0 == strcmp(arg, "--compare") || 0 == strcmp(arg, "--churn")) {
             o->compare |= 0 == strcmp(arg, "--compare");
             o->churn |= 0 == strcmp(arg, "--churn");
@@ -443,6 +451,9 @@ static void parse(int argc, char **argv, options_t *o)
     }
     if (o->compare && o->churn) {
         usage("--compare and --churn do not go together");
+    }
+    if (NULL != o->contenders && !o->compare) {
+        usage("--contenders goes with --compare");
     }
     if (0 == o->nsizes) {
         for (size_t s = 4; s <= ((size_t) 4 << 20); s *= 4) {
@@ -483,7 +494,7 @@ int main(int argc, char **argv)
     if (priority < 0) {
         priority = 40;
     }
-    list_algorithms();
+    list_algorithms(o.contenders);
     for (int c = 0; c < NCOLLS; ++c) {
         char name[96];
         snprintf(name, sizeof(name), "coll_hdring_%s_algorithm", coll_names[c]);
@@ -497,9 +508,19 @@ int main(int argc, char **argv)
     for (int c = 0; c < NCOLLS && o.compare; ++c) {
         char name[96];
         snprintf(name, sizeof(name), "coll_hdring_%s_algorithm", coll_names[c]);
-        for (int a = 0; a < nalgs(c) && o.colls[c]; ++a) {
-            cvar_must(name, coll_algs[c][a]);
+        for (int a = 0; a < nalgs(c) && o.colls[c]; ++a) { /* NAME or NAME/SEGMENT_BYTES */
+            char alg[64], segment_var[96];
+            const char *slash = strchr(coll_algs[c][a], '/');
+            snprintf(alg, sizeof(alg), "%.*s", NULL == slash ? 63 : (int) (slash - coll_algs[c][a]), coll_algs[c][a]);
+            snprintf(segment_var, sizeof(segment_var), "coll_hdring_%s_segment_bytes", coll_names[c]);
+            cvar_must(name, alg);
+            if (NULL != slash) {
+                cvar_must(segment_var, slash + 1);
+            }
             MPI_Comm_dup(MPI_COMM_WORLD, &b.algs[c][a]);
+            if (NULL != slash) {
+                cvar_must(segment_var, "0");
+            }
         }
         cvar_must(name, "auto");
     }
