@@ -289,6 +289,10 @@ suite_matrix() {
     for seg in 1 7 4096; do
         check "bcast in segments of $seg B (coll_hdring_bcast_segment_bytes), np=5" 5 \
             --mca coll_hdring_bcast_segment_bytes "$seg" "$HDRING_TESTBIN/hdring_check" --coll bcast
+        check "ring reduce-scatter in segments of $seg B (coll_hdring_<coll>_segment_bytes), np=5" 5 \
+            --mca coll_hdring_allreduce_segment_bytes "$seg" --mca coll_hdring_reduce_scatter_segment_bytes "$seg" \
+            --mca coll_hdring_reduce_scatter_block_segment_bytes "$seg" "$HDRING_TESTBIN/hdring_check" \
+            --coll allreduce,reduce_scatter,reduce_scatter_block --alg ring
     done
     mpi 2 --mca coll_hdring_max_message_elements 0 "$HDRING_TESTBIN/hdring_check" --coll bcast --alg auto --quick
     if [ $? -eq 0 ] && has 'coll_hdring_max_message_elements is 0; it must be from 1' &&

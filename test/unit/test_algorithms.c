@@ -65,6 +65,20 @@ static bool skip_at(hdring_alg_t alg, int p)
     return (HDRING_ROLE_BANDWIDTH == row->role && p > RING_MAX_P) || HDRING_ALG_NONE != row->inner;
 }
 
+/* Runs a pipelined algorithm again in segments: of one element (short vectors; 64 otherwise), a few, half of
+ * `count` and longer than it. With all_variants every size, otherwise the last two. */
+static void check_segments(run_t run, size_t count, bool all_variants)
+{
+    if (NULL == hdring_algorithm(run.alg)->segment) {
+        return;
+    }
+    const size_t segments[] = {count < 256 ? 1 : 64, 3, count / 2 + 1, count + 5};
+    for (size_t s = all_variants ? 0 : 2; s < sizeof(segments) / sizeof(segments[0]); ++s) {
+        run.segment = segments[s];
+        check_run(&run);
+    }
+}
+
 static void allreduce_at(int p, bool large, bool all_variants)
 {
     size_t counts[8];
@@ -82,6 +96,7 @@ static void allreduce_at(int p, bool large, bool all_variants)
                 }
                 run_t run = {.alg = algs[a], .p = p, .count = counts[c], .blocks = NULL, .in_place = in_place, .ordered = false, .kind = &kind_u64_sum, .cost = no_cost};
                 check_run(&run);
+                check_segments(run, counts[c] / (size_t) p, all_variants); /* a block's elements */
                 if (hdring_algorithm(run.alg)->keeps_order && (all_variants || 1 == c)) {
                     run.kind = &kind_mat_mul;
                     check_run(&run);
@@ -129,6 +144,7 @@ static void reduce_scatter_at(int p, bool all_variants)
                     }
                     run_t run = {.alg = algs[a], .p = p, .count = 0, .blocks = blocks, .in_place = in_place, .ordered = false, .kind = &kind_u64_sum, .cost = no_cost};
                     check_run(&run);
+                    check_segments(run, blocks[p / 2], all_variants);
                     if (hdring_algorithm(run.alg)->keeps_order) {
                         run.ordered = true;
                         run.kind = &kind_mat_mul;
@@ -210,15 +226,7 @@ static void bcast_at(int p, bool all_variants)
         for (int c = 0; c < ncounts; ++c) {
             run_t run = {.alg = algs[a], .p = p, .count = counts[c], .blocks = NULL, .in_place = false, .ordered = false, .kind = &kind_u64_sum, .cost = no_cost};
             check_run(&run);
-            if (NULL == hdring_algorithm(algs[a])->segment) {
-                continue;
-            }
-            /* pipelined: segments of one element (short messages), a few, half the message, and longer than it */
-            const size_t segments[] = {counts[c] < 256 ? 1 : 64, 3, counts[c] / 2 + 1, counts[c] + 5};
-            for (size_t s = all_variants ? 0 : 2; s < sizeof(segments) / sizeof(segments[0]); ++s) {
-                run.segment = segments[s];
-                check_run(&run);
-            }
+            check_segments(run, counts[c], all_variants);
         }
     }
 }
@@ -278,6 +286,36 @@ START_TEST(floating_point_results_are_reproducible)
 }
 END_TEST
 
+/* A pipelined algorithm in segments reduces every element with the same operands in the same order as whole:
+ * doubles of wild magnitudes come out with the same bits, for segments of 1, 7 and 100 elements. */
+START_TEST(segments_give_the_bits_of_whole_blocks)
+{
+    const int ps[] = {2, 3, 5, 8, 13};
+    const size_t segments[] = {1, 7, 100};
+    size_t blocks[13];
+    for (int a = 0; a < HDRING_NALGS; ++a) {
+        const hdring_algorithm_t *row = hdring_algorithm((hdring_alg_t) a);
+        if (NULL == row->segment || HDRING_COLL_BCAST == row->coll) {
+            continue;
+        }
+        for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i) {
+            make_blocks(blocks, ps[i], 300, SHAPE_IRREGULAR);
+            run_t run = {.alg = row->id, .p = ps[i], .count = 2999, .blocks = blocks, .kind = &kind_double_sum, .cost = no_cost};
+            run_result_t whole, cut;
+            run_collective(&run, &whole, false);
+            ck_assert_msg(whole.ok, "%s p=%d: %s", row->name, ps[i], whole.why);
+            for (size_t s = 0; s < sizeof(segments) / sizeof(segments[0]); ++s) {
+                run.segment = segments[s];
+                run_collective(&run, &cut, false);
+                ck_assert_msg(cut.ok && cut.out_hash == whole.out_hash, "%s %s p=%d in segments of %zu: %s",
+                              hdring_coll_name(row->coll), row->name, ps[i], segments[s],
+                              cut.ok ? "other bits than whole" : cut.why);
+            }
+        }
+    }
+}
+END_TEST
+
 /* The checks can fail: ring reorders operands, so a non-commutative product must come out wrong; and asking
  * reduce_scatter to keep the order with ring is refused rather than silently wrong. */
 START_TEST(checks_catch_wrong_operand_order)
@@ -306,6 +344,7 @@ int main(void)
     UNIT_ADD(s, bcast_p1_to_64);
     UNIT_ADD(s, bcast_large_p);
     UNIT_ADD(s, floating_point_results_are_reproducible);
+    UNIT_ADD(s, segments_give_the_bits_of_whole_blocks);
     UNIT_ADD(s, checks_catch_wrong_operand_order);
     return unit_run(s);
 }

@@ -75,12 +75,12 @@ static void simulate(hdring_alg_t alg, int p, size_t count, bool ordered, const 
     simulate_segmented(alg, p, count, ordered, c, 0, res, blocks);
 }
 
-/* A pipelined algorithm, in segments that divide the vector: 1, 2 and p segments, and one per element; the model
- * of each segment size against the simulator. */
+/* A pipelined algorithm, in segments that divide the vector and its blocks: 1, 2, p and 2p segments, and one per
+ * element; the model of each segment size against the simulator. */
 static void compare_time_segmented(hdring_alg_t alg, int p)
 {
-    const size_t count = even_count(p);
-    const size_t segments[] = {count, count / 2, count / (size_t) p, 1};
+    const size_t count = 2 * even_count(p);
+    const size_t segments[] = {count, count / 2, count / (size_t) p, count / (2 * (size_t) p), 1};
     size_t *blocks = malloc((size_t) p * sizeof(*blocks));
     for (size_t s = 0; s < sizeof(segments) / sizeof(segments[0]); ++s) {
         for (int k = 0; k < NPARAMS; ++k) {
@@ -322,6 +322,64 @@ START_TEST(exchanges_are_charged_where_the_peer_is_both_ways)
 }
 END_TEST
 
+/* p nodes of one rank each, the network's alpha and beta between them, reductions at the same speed as transfers: a
+ * ring reduce-scatter in segments that divide its blocks takes what the model says, and in the model's segments
+ * (rounded up to whole elements, as the component runs them) at least 15% less than in whole blocks. */
+static double ring_across_nodes(hdring_alg_t alg, int p, size_t count, size_t segment, double *model)
+{
+    size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+    for (int i = 0; i < p; ++i) {
+        blocks[i] = count / (size_t) p;
+    }
+    const sim_cost_t local = {0, 0, 1e-3}, network = {1, 1e-3, 0};
+    run_t run = {.alg = alg, .p = p, .count = count, .blocks = blocks, .kind = &kind_u64_sum, .cost = local,
+                 .nodes = p, .ppn = 1, .network = network, .segment = segment};
+    run_result_t res;
+    run_collective(&run, &res, false);
+    ck_assert_msg(res.ok, "%s p=%d on %d nodes: %s", hdring_alg_name(alg), p, p, res.why);
+    const hdring_cost_params_t c = {0, 0, local.gamma, 0};
+    hdring_model_t m = hdring_model_single(p, false, &c);
+    m.network.alpha = network.alpha;
+    m.network.beta = m.network.exchange = network.beta;
+    m.shape.nodes = p;
+    m.shape.ppn = m.shape.ppn_max = 1;
+    m.shape.index_major = true;
+    m.segment = (double) segment * 8;
+    *model = hdring_cost_time(alg, &m, (double) count * 8, NULL);
+    if (0 == segment) { /* the model's own, in whole elements */
+        m.segment = 0;
+        *model = ceil(hdring_cost_segment(alg, &m, (double) count * 8, NULL) / 8);
+    }
+    free(blocks);
+    return res.time;
+}
+
+START_TEST(segmented_ring_overlaps_reductions_across_nodes)
+{
+    const hdring_alg_t algs[] = {HDRING_ALG_ALLREDUCE_RING, HDRING_ALG_REDUCE_SCATTER_RING};
+    for (size_t a = 0; a < sizeof(algs) / sizeof(algs[0]); ++a) {
+        for (int p = 2; p <= 12; ++p) {
+            const size_t block = 2000, count = block * (size_t) p;
+            const size_t segments[] = {block, block / 2, block / 5, block / 40, 1};
+            double model;
+            for (size_t s = 0; s < sizeof(segments) / sizeof(segments[0]); ++s) {
+                const double sim = ring_across_nodes(algs[a], p, count, segments[s], &model);
+                ck_assert_msg(fabs(model - sim) <= 1e-9 * sim,
+                              "%s p=%d in segments of %zu: model %.10g, simulator %.10g", hdring_alg_name(algs[a]), p,
+                              segments[s], model, sim);
+            }
+            double chosen_elements, unused;
+            const double whole = ring_across_nodes(algs[a], p, count, block, &unused);
+            ring_across_nodes(algs[a], p, count, 0, &chosen_elements);
+            const double chosen = ring_across_nodes(algs[a], p, count, (size_t) chosen_elements, &unused);
+            ck_assert_msg(chosen <= 0.85 * whole,
+                          "%s p=%d: the model's segments of %g elements take %g, whole blocks %g",
+                          hdring_alg_name(algs[a]), p, chosen_elements, chosen, whole);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cost");
@@ -333,5 +391,6 @@ int main(void)
     UNIT_ADD(s, fold_costs_what_the_model_says);
     UNIT_ADD(s, binary_blocks_leave_no_rank_idle);
     UNIT_ADD(s, exchanges_are_charged_where_the_peer_is_both_ways);
+    UNIT_ADD(s, segmented_ring_overlaps_reductions_across_nodes);
     return unit_run(s);
 }

@@ -206,12 +206,12 @@ typedef struct mca_coll_hdring_call {
 void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
                             const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice);
 
-/* The arguments of a chosen algorithm: its phases, its segment (in bytes: pipelined algorithms run on the
- * message's bytes), where the ranks sit (nodes, near_first), and, for calls in locality order (every call but a
- * reduction that keeps operand order), rank b's block and the bcast root in that order. `blocks` receives the
- * block description args points to. */
+/* The arguments of a chosen algorithm: its phases, its segment (in elements of elem_size bytes: a bcast's
+ * pipelined algorithms run on the message's bytes, a ring on the datatype's elements), where the ranks sit (nodes,
+ * near_first), and, for calls in locality order (every call but a reduction that keeps operand order), rank b's
+ * block and the bcast root in that order. `blocks` receives the block description args points to. */
 void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdring_choice_t *choice,
-                          const hdring_partition_t *parts, bool ordered, hdring_blocks_t *blocks,
+                          const hdring_partition_t *parts, bool ordered, size_t elem_size, hdring_blocks_t *blocks,
                           hdring_args_t *args); /* args->count set by the caller, args->root a communicator rank */
 /* Whether a call runs in the communicator's locality order (transport and arguments). */
 static inline bool mca_coll_hdring_in_locality_order(bool ordered) { return !ordered; }

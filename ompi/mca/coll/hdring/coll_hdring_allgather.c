@@ -50,7 +50,7 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
         }
         mca_coll_hdring_pml_same_bytes(&t, (size_t) rank * (size_t) rcount, (size_t) rcount, sbuf, scount, sdtype);
     }
-    mca_coll_hdring_args(m, &choice, &parts, false, &blocks, &args);
+    mca_coll_hdring_args(m, &choice, &parts, false, 1, &blocks, &args);
     rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice.alg, &args));
     if (OMPI_SUCCESS == rc) {
         rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));

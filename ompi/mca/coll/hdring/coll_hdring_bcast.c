@@ -56,7 +56,7 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, const mca_coll_hdring_choice
 
     hdring_blocks_t none;
     hdring_args_t args = {.count = bytes, .root = root};
-    mca_coll_hdring_args(m, choice, NULL, false, &none, &args);
+    mca_coll_hdring_args(m, choice, NULL, false, 1, &none, &args);
     mca_coll_hdring_pml_init(&t, m, comm, MPI_BYTE, NULL, MCA_COLL_BASE_TAG_BCAST, true);
     if (contiguous) {
         ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
@@ -114,7 +114,7 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
     }
     hdring_blocks_t none;
     hdring_args_t args = {.count = (size_t) count, .root = root};
-    mca_coll_hdring_args(m, &choice, NULL, false, &none, &args);
+    mca_coll_hdring_args(m, &choice, NULL, false, 1, &none, &args);
     mca_coll_hdring_pml_init(&t, m, comm, dtype, NULL, MCA_COLL_BASE_TAG_BCAST, true);
     t.base[HDRING_BUF_OUT] = buf;
     const int rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));

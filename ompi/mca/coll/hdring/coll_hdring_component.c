@@ -402,9 +402,10 @@ static int register_segment_bytes(mca_coll_hdring_coll_t coll, const char *pipel
 
     snprintf(name, sizeof(name), "%s_segment_bytes", cp->name);
     snprintf(help, sizeof(help),
-             "Bytes per segment of the pipelined %s algorithms (%s), which pass the message on in segments so that "
-             "every link works at once. 0 (default): the size the cost model finds fastest for each message and "
-             "communicator (printed by the verbose trace)",
+             "Bytes per segment of the pipelined %s algorithms (%s), which move their data in segments so that one "
+             "segment's transfer overlaps the forwarding or reduction of another; a segment as large as a block "
+             "moves it whole. 0 (default): the size the cost model finds fastest for each message and communicator "
+             "(printed by the verbose trace)",
              cp->mpi, pipelined);
     mca_coll_hdring_component.config.segment_bytes[coll] = 0;
     return register_decisive(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,

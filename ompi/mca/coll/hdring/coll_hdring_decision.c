@@ -210,7 +210,7 @@ void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicato
 }
 
 void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdring_choice_t *choice,
-                          const hdring_partition_t *parts, bool ordered, hdring_blocks_t *blocks,
+                          const hdring_partition_t *parts, bool ordered, size_t elem_size, hdring_blocks_t *blocks,
                           hdring_args_t *args)
 {
     const bool renumbered = mca_coll_hdring_in_locality_order(ordered) && NULL != m->topo.order;
@@ -223,7 +223,7 @@ void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdri
     args->nodes = m->topo.shape.nodes;
     args->ppn = m->topo.shape.ppn;
     args->root = renumbered ? m->topo.vrank_of[args->root] : args->root;
-    args->segment = choice->segment;
+    args->segment = 0 == elem_size ? 0 : (choice->segment + elem_size - 1) / elem_size; /* never fewer bytes */
     for (int k = 0; k < HDRING_NPHASES; ++k) {
         args->phase[k] = choice->phase[k];
     }

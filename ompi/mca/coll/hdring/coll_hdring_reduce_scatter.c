@@ -39,7 +39,9 @@ static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const 
         }
     }
     if (OMPI_SUCCESS == rc) {
-        mca_coll_hdring_args(m, choice, &parts, ordered, &blocks, &args);
+        size_t type_size;
+        ompi_datatype_type_size(dtype, &type_size);
+        mca_coll_hdring_args(m, choice, &parts, ordered, type_size, &blocks, &args);
         t.base[HDRING_BUF_IN] = (char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf);
         t.base[HDRING_BUF_OUT] = rbuf;
         rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice->alg, &args));

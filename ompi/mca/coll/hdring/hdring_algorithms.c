@@ -102,9 +102,11 @@ static hdring_buf_t after_fold(const hdring_fold_t *f, int rank, hdring_buf_t in
 /* ---------------------------------------------------------------- allreduce */
 
 /*
- * Ring allreduce: ring reduce-scatter into OUT, then ring allgather of OUT. Any p, any count.
- * Bandwidth-optimal for every p; latency linear in p. Commutative operations only.
- * Cost: 2(p-1) alpha + 2(p-1)/p n beta + (p-1)/p n gamma.
+ * Ring allreduce: ring reduce-scatter into OUT, then ring allgather of OUT. Any p, any count; the reduce-scatter
+ * in segments of a->segment elements (the model's choice; 0: whole blocks), each received while the one before
+ * is reduced. Bandwidth-optimal for every p; latency linear in p. Commutative operations only.
+ * Cost: 2(p-1) alpha + 2(p-1)/p n beta + (p-1)/p n gamma; in k segments per block the reduce-scatter's steps
+ *   take alpha + s (beta + gamma) + (k-1) max(alpha + s beta, s gamma), s = n/(pk).
  * Trace p = 3, n = 3 elements: every rank ends the reduce-scatter with its own element reduced, then two
  *   allgather steps pass the finished elements around the ring.
  */
@@ -112,7 +114,7 @@ int hdring_run_allreduce_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
     const hdring_partition_t parts = hdring_partition_balanced(x->size, a->count);
     const hdring_blocks_t blocks = {&parts, NULL, NULL};
-    int rc = hdring_ring_reduce_scatter_vector(x, &blocks, HDRING_BUF_IN, HDRING_BUF_OUT);
+    int rc = hdring_ring_reduce_scatter_vector(x, &blocks, HDRING_BUF_IN, HDRING_BUF_OUT, a->segment);
     if (HDRING_OK == rc) {
         rc = hdring_ring_allgather(x, &blocks, HDRING_BUF_OUT);
     }
@@ -212,7 +214,9 @@ static size_t allreduce_binblocks_tmp(int p, size_t count)
 
 hdring_scratch_t hdring_scratch_allreduce_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    hdring_scratch_t need = {(a->count + (size_t) x->size - 1) / (size_t) x->size, 0};
+    const hdring_partition_t parts = hdring_partition_balanced(x->size, a->count);
+    const hdring_blocks_t blocks = {&parts, NULL, NULL};
+    hdring_scratch_t need = {hdring_ring_receive_room(&blocks, a->segment), 0};
     return need;
 }
 
@@ -239,14 +243,16 @@ hdring_scratch_t hdring_scratch_allreduce_recursive_doubling(const hdring_xport_
 
 /*
  * Ring reduce-scatter: the reduce-scatter half of ring allreduce, partial blocks kept in TMP, so no scratch of
- * the vector's size. Any p, any block sizes (zeros too). Commutative operations only.
- * Cost: (p-1) alpha + (p-1)/p n (beta + gamma) for equal blocks; each step moves one block.
+ * the vector's size; in segments of a->segment elements as allreduce's. Any p, any block sizes (zeros too).
+ * Commutative operations only.
+ * Cost: (p-1) alpha + (p-1)/p n (beta + gamma) for equal blocks; each step moves one block (in segments: as
+ *   allreduce's reduce-scatter).
  * Trace p = 3: rank 0 gets block 1 from 2 (2's data) and adds its own, passes it on; gets block 0 (1's and 2's
  *   data) and adds its own: done.
  */
 int hdring_run_reduce_scatter_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    return hdring_ring_reduce_scatter_block(x, a->blocks, HDRING_BUF_IN, hdring_at(HDRING_BUF_OUT, 0));
+    return hdring_ring_reduce_scatter_block(x, a->blocks, HDRING_BUF_IN, hdring_at(HDRING_BUF_OUT, 0), a->segment);
 }
 
 /*
@@ -330,7 +336,8 @@ hdring_scratch_t hdring_scratch_reduce_scatter_bruck(const hdring_xport_t *x, co
 hdring_scratch_t hdring_scratch_reduce_scatter_ring(const hdring_xport_t *x, const hdring_args_t *a)
 {
     (void) x;
-    hdring_scratch_t need = {2 * hdring_partition_max_part(a->blocks->parts), 0};
+    const size_t slot = hdring_partition_max_part(a->blocks->parts);
+    hdring_scratch_t need = {hdring_ring_receive_room(a->blocks, a->segment) + slot, 0};
     return need;
 }
 

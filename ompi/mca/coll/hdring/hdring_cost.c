@@ -246,12 +246,62 @@ static double bb_broadcast_phase(const hdring_model_t *mo, const hdring_binblock
 
 /* ---- per collective ---- */
 
+/* ---- the ring reduce-scatter ----
+ * One step moves and reduces a block of B = n/p bytes, in k segments of s = B/k (a segment size that does not
+ * divide B priced as k equal ones, as the chain's): a segment's transfer a = alpha + s beta, its reduction
+ * g = s gamma. Across nodes each segment arrives while the one before is reduced: a + g, then one segment per
+ * max(a, g). Within a node the receiving rank copies each segment in itself, so transfers and reductions take
+ * turns on its CPU: k (a + g), never faster than whole blocks. Exact on one node when the segment divides B (the
+ * kernel's schedule on the simulator's CPU, hdring_sim.h). */
+static double ring_step(const hdring_model_t *m, double block, double segment)
+{
+    const double k = segment > 0 && segment < block ? ceil(block / segment) : 1, s = block / k;
+    const link_t lk = link_shift(m, 1);
+    const double a = transfer(lk, s), g = s * m->local.gamma;
+    return 1 == m->shape.nodes ? k * (a + g) : a + g + (k - 1) * max2(a, g);
+}
+
+/* m->segment, or the segment size of the number of segments k the model finds fastest for a step of the ring
+ * reduce-scatter (0: one, whole blocks): one on a node; across nodes, while transfers are the slower,
+ * k alpha + B beta + (B/k) gamma, least at k = sqrt(B gamma / alpha); when reductions are, the time falls with k
+ * until a segment's transfer reaches its reduction, at k = B (gamma - beta) / alpha. Whole numbers around both
+ * and one segment are tried. */
+static double ring_segment(const hdring_model_t *m, double n)
+{
+    if (m->segment > 0) {
+        return m->segment;
+    }
+    const link_t lk = link_shift(m, 1);
+    const double block = n / m->p, alpha = lk.alpha, beta = lk.beta, gamma = m->local.gamma;
+    double best = 0, best_time = ring_step(m, block, block);
+    if (block <= 0 || alpha <= 0) {
+        return best;
+    }
+    const double guesses[2] = {sqrt(block * gamma / alpha), block * (gamma - beta) / alpha};
+    for (int i = 0; i < 2; ++i) {
+        const double k = floor(guesses[i]);
+        for (double kk = k; kk <= k + 1; ++kk) {
+            if (kk < 2 || kk > block) {
+                continue;
+            }
+            const double segment = ceil(block / kk), t = ring_step(m, block, segment);
+            if (less(t, best_time)) {
+                best = segment;
+                best_time = t;
+            }
+        }
+    }
+    return best;
+}
+
+double hdring_segment_allreduce_ring(const hdring_model_t *m, double n) { return ring_segment(m, n); }
+double hdring_segment_reduce_scatter_ring(const hdring_model_t *m, double n) { return ring_segment(m, n); }
+
 double hdring_cost_allreduce_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    const link_t lk = link_shift(m, 1);
     const double p = m->p;
     (void) self, (void) phase;
-    return 2 * (p - 1) * transfer(lk, n / p) + (p - 1) / p * n * m->local.gamma;
+    return (p - 1) * (ring_step(m, n / p, ring_segment(m, n)) + transfer(link_shift(m, 1), n / p));
 }
 
 /* The split fold of p ranks onto p' (partners 1 apart): 2 alpha + n beta + n/2 gamma; 0 on powers of two. */
@@ -470,9 +520,8 @@ static double layout_time(const hdring_model_t *m, holders_t holders, hdring_rhd
 
 double hdring_cost_reduce_scatter_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    const link_t lk = link_shift(m, 1);
     (void) self, (void) phase;
-    return (m->p - 1) * (transfer(lk, n / m->p) + n / m->p * m->local.gamma);
+    return (m->p - 1) * ring_step(m, n / m->p, ring_segment(m, n));
 }
 
 double hdring_cost_reduce_scatter_rhd(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
@@ -704,9 +753,16 @@ static hdring_alg_t fastest_flat(hdring_coll_t coll, const hdring_model_t *m, do
 /* A local copy of n bytes (regrid): at the local link's speed. */
 static double copy_time(const hdring_model_t *m, double n) { return n * m->local.beta; }
 
+/* The phases of a hierarchical allreduce, reduce_scatter or allgather move their blocks whole (hdring_hier.c). */
+static hdring_model_t whole(hdring_model_t sub)
+{
+    sub.segment = HUGE_VAL;
+    return sub;
+}
+
 double hdring_cost_allreduce_hier(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    const hdring_model_t node = node_model(m), across = index_model(m, m->shape.ppn);
+    const hdring_model_t node = whole(node_model(m)), across = whole(index_model(m, m->shape.ppn));
     double first, last;
     phase[HDRING_PHASE_INTRA_FIRST] = fastest_flat(HDRING_COLL_REDUCE_SCATTER, &node, n, &first);
     phase[HDRING_PHASE_INTER] = hdring_algorithm(self)->inner;
@@ -716,7 +772,7 @@ double hdring_cost_allreduce_hier(hdring_alg_t self, const hdring_model_t *m, do
 
 double hdring_cost_reduce_scatter_hier(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    const hdring_model_t node = node_model(m), across = index_model(m, m->shape.ppn);
+    const hdring_model_t node = whole(node_model(m)), across = whole(index_model(m, m->shape.ppn));
     double first;
     phase[HDRING_PHASE_INTRA_FIRST] = fastest_flat(HDRING_COLL_REDUCE_SCATTER, &node, n, &first);
     phase[HDRING_PHASE_INTER] = hdring_algorithm(self)->inner;
@@ -727,7 +783,7 @@ double hdring_cost_reduce_scatter_hier(hdring_alg_t self, const hdring_model_t *
 
 double hdring_cost_allgather_hier(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
-    const hdring_model_t node = node_model(m), across = index_model(m, m->shape.ppn);
+    const hdring_model_t node = whole(node_model(m)), across = whole(index_model(m, m->shape.ppn));
     double last;
     phase[HDRING_PHASE_INTRA_FIRST] = HDRING_ALG_NONE;
     phase[HDRING_PHASE_INTER] = hdring_algorithm(self)->inner;

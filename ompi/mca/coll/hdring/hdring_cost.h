@@ -72,7 +72,8 @@ int hdring_cost_pick(const double *t, int n);
 double hdring_cost_time(hdring_alg_t alg, const hdring_model_t *m, double n, hdring_alg_t *phase);
 
 /* The segment size in bytes of a pipelined algorithm, or of the pipelined phase of a hierarchical one (phase: the
- * phases hdring_cost_time chose; at most one is pipelined), for a message of n bytes; 0 when none pipelines. */
+ * phases hdring_cost_time chose; at most one is pipelined), for a message of n bytes; 0 when none pipelines, or
+ * when the model moves the data whole (a ring's blocks). */
 double hdring_cost_segment(hdring_alg_t alg, const hdring_model_t *m, double n, const hdring_alg_t *phase);
 
 #define HDRING_SEGMENT_DECLARE_WHOLE(STEM)

@@ -23,21 +23,29 @@
  *   acc[block] = TMP (op) in[block]. Every block is reduced at p-1 ranks in ring order starting after its
  *   owner, so each element is reduced in one fixed order: results are deterministic. Operand order is that
  *   ring order, not rank order: commutative operations only.
- * TMP: the largest block. Cost: (p-1)(alpha + n/p beta + n/p gamma).
+ * Segmented (0 < segment < the largest block): each step's block moves in segments of `segment` elements; the next
+ *   segment arrives while one is reduced, and up to two are on their way to r+1 (messages in flight). Every
+ *   element meets the same operands in the same order as unsegmented: the same bits.
+ * TMP: the largest block, or 2 segments. Cost: (p-1)(alpha + n/p beta + n/p gamma) whole; in k segments of
+ *   s = n/(pk) bytes, (p-1)(alpha + s beta + s gamma + (k-1) max(alpha + s beta, s gamma)).
  * Trace p = 3, rank 0: s0 sends block 2 (own data), gets block 1 from 2 and adds its own; s1 sends block 1,
- *   gets block 0 (holding 1's and 2's data) and adds its own: block 0 complete.
+ *   gets block 0 (holding 1's and 2's data) and adds its own: block 0 complete. In two segments: s0 gets the
+ *   second half of block 1 while it adds the first.
  */
 int hdring_ring_reduce_scatter_vector(const hdring_xport_t *x, const hdring_blocks_t *blocks, hdring_buf_t in,
-                                      hdring_buf_t acc);
+                                      hdring_buf_t acc, size_t segment);
 
 /*
  * Ring reduce-scatter, block form: as above, but partial blocks live in TMP and block `rank` of the result is
  * copied to dst at the end (dst may overlap in, as with MPI_IN_PLACE), so no scratch of the vector's size is
  * needed (reduce_scatter).
- * TMP: twice the largest block. Cost as above.
+ * TMP: hdring_ring_receive_room(blocks, segment) plus the largest block. Cost as above.
  */
 int hdring_ring_reduce_scatter_block(const hdring_xport_t *x, const hdring_blocks_t *blocks, hdring_buf_t in,
-                                     hdring_loc_t dst);
+                                     hdring_loc_t dst, size_t segment);
+
+/* The elements of TMP a ring reduce-scatter receives into: the largest block, or two segments. */
+size_t hdring_ring_receive_room(const hdring_blocks_t *blocks, size_t segment);
 
 /*
  * Ring allgather: on entry acc holds block `rank`; on return every block.

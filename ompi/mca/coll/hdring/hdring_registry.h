@@ -20,8 +20,10 @@
  *            hdring_cost_<STEM> (hdring_cost.c)
  *   INNER    NONE for a flat algorithm; for a hierarchical one (names hier_*), the flat algorithm it runs across
  *            nodes (the phases within nodes are the model's choice)
- *   SEGMENT  WHOLE when it moves its blocks whole; PIPELINED when it cuts the message into segments that follow
- *            each other through the ranks, the model choosing their size with hdring_segment_<STEM> (hdring_cost.c)
+ *   SEGMENT  WHOLE when it moves its blocks whole; PIPELINED when it cuts them into segments that follow each
+ *            other through the ranks (a bcast's message, a ring's blocks, reduced as they arrive), the model
+ *            choosing their size with hdring_segment_<STEM> (hdring_cost.c); coll_hdring_<coll>_segment_bytes
+ *            overrides it
  *   SUMMARY  one line for ompi_info
  * Within a collective, rows are in the order the model lists them; a tie in predicted time (within the model's
  * resolution, hdring_cost_pick) goes to the earlier row.
@@ -44,8 +46,9 @@
       "recursive halving-doubling (Rabenseifner); sizes that are not a power of two fold first")                      \
     X(ALLREDUCE_BINARY_BLOCKS, ALLREDUCE, "binary_blocks", 3, KEEPS_ORDER, OTHER, allreduce_binary_blocks, NONE,      \
       WHOLE, "p split into power-of-two blocks that halve and double within themselves; no rank folded away")         \
-    X(ALLREDUCE_RING, ALLREDUCE, "ring", 1, ANY_ORDER, BANDWIDTH, allreduce_ring, NONE, WHOLE,                        \
-      "bandwidth-optimal for any p, latency linear in p; commutative operations only")                                \
+    X(ALLREDUCE_RING, ALLREDUCE, "ring", 1, ANY_ORDER, BANDWIDTH, allreduce_ring, NONE, PIPELINED,                    \
+      "bandwidth-optimal for any p, latency linear in p, blocks reduced in segments as they arrive; commutative "     \
+      "operations only")                                                                                              \
     X(ALLREDUCE_HIER_RECURSIVE_DOUBLING, ALLREDUCE, "hier_recursive_doubling", 8, ANY_ORDER, OTHER, allreduce_hier,   \
       ALLREDUCE_RECURSIVE_DOUBLING, WHOLE, HIER_ALLREDUCE_SUMMARY "recursive_doubling across nodes")                  \
     X(ALLREDUCE_HIER_RHD, ALLREDUCE, "hier_rhd", 6, ANY_ORDER, OTHER, allreduce_hier, ALLREDUCE_RHD, WHOLE,           \
@@ -58,8 +61,9 @@
       "recursive halving; sizes that are not a power of two fold first")                                              \
     X(REDUCE_SCATTER_BINARY_BLOCKS, REDUCE_SCATTER, "binary_blocks", 3, KEEPS_ORDER, OTHER,                           \
       reduce_scatter_binary_blocks, NONE, WHOLE, "p split into power-of-two blocks that halve within themselves")     \
-    X(REDUCE_SCATTER_RING, REDUCE_SCATTER, "ring", 1, ANY_ORDER, BANDWIDTH, reduce_scatter_ring, NONE, WHOLE,         \
-      "bandwidth-optimal for any p, latency linear in p; commutative operations only")                                \
+    X(REDUCE_SCATTER_RING, REDUCE_SCATTER, "ring", 1, ANY_ORDER, BANDWIDTH, reduce_scatter_ring, NONE, PIPELINED,     \
+      "bandwidth-optimal for any p, latency linear in p, blocks reduced in segments as they arrive; commutative "     \
+      "operations only")                                                                                              \
     X(REDUCE_SCATTER_BRUCK, REDUCE_SCATTER, "bruck", 7, ANY_ORDER, OTHER, reduce_scatter_bruck, NONE, WHOLE,         \
       "ceil(log2 p) steps for any p, each block reduced once per step; commutative operations only")                 \
     X(REDUCE_SCATTER_HIER_RHD, REDUCE_SCATTER, "hier_rhd", 5, ANY_ORDER, OTHER, reduce_scatter_hier,                  \
@@ -132,8 +136,8 @@ typedef struct hdring_args {
     int root;                      /* bcast: the algorithm rank holding the message */
     bool near_first;               /* ranks in locality order on several nodes of several ranks: schedules that can
                                       choose put their largest exchanges between neighbouring ranks */
-    size_t segment;                /* pipelined (bcast chain, or a hierarchy's pipelined phase): elements per segment;
-                                      0 sends the message as one */
+    size_t segment;                /* pipelined (a PIPELINED row, or a hierarchical bcast's pipelined phase):
+                                      elements per segment; 0 moves messages whole */
     int nodes, ppn;                /* hierarchical: node j holds ranks j ppn .. j ppn + ppn - 1 */
     hdring_alg_t phase[HDRING_NPHASES]; /* hierarchical: the flat algorithm of each phase */
 } hdring_args_t;
