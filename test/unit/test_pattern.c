@@ -264,6 +264,75 @@ START_TEST(windows_count_and_split_into_runs)
 }
 END_TEST
 
+/* A tree: rank 0 its root, every other rank reached from it once, parent and child links agreeing; its depth
+ * (edges from rank 0 to the deepest rank) into *depth. */
+static void check_tree(int p, int which, hdring_tree_t (*tree)(int, int, int), int *depth)
+{
+    int *level = malloc((size_t) p * sizeof(*level));
+    *depth = 0;
+    for (int r = 0; r < p; ++r) {
+        const hdring_tree_t t = tree(p, r, which);
+        ck_assert_int_eq(t.parent < 0, 0 == r);
+        ck_assert(t.parent < p && t.parent != r && t.nchildren >= 0 && t.nchildren <= HDRING_MAX_CHILDREN);
+        if (r > 0) {
+            const hdring_tree_t up = tree(p, t.parent, which);
+            int listed = 0;
+            for (int i = 0; i < up.nchildren; ++i) {
+                listed += up.child[i] == r;
+            }
+            ck_assert_msg(1 == listed, "p=%d tree %d: rank %d's parent %d lists it %d times", p, which, r, t.parent,
+                          listed);
+        }
+        for (int i = 0; i < t.nchildren; ++i) {
+            ck_assert(t.child[i] > 0 && t.child[i] < p && tree(p, t.child[i], which).parent == r);
+        }
+        level[r] = 0; /* edges up to rank 0: at most p - 1, or there is a cycle */
+        for (int u = r; u != 0 && level[r] < p; u = tree(p, u, which).parent) {
+            ++level[r];
+        }
+        ck_assert_msg(level[r] < p, "p=%d tree %d: rank %d never reaches rank 0", p, which, r);
+        ck_assert_int_eq(t.depth, level[r]);
+        *depth = level[r] > *depth ? level[r] : *depth;
+    }
+    free(level);
+}
+
+static hdring_tree_t chain(int p, int rank, int which)
+{
+    (void) which;
+    return hdring_tree_chain(p, rank);
+}
+
+START_TEST(broadcast_trees_reach_every_rank_once)
+{
+    for (int p = 1; p <= 600; p += p < 130 ? 1 : 37) {
+        int depth;
+        check_tree(p, 0, chain, &depth);
+        ck_assert_int_eq(depth, p - 1);
+        for (int which = 0; which < 2; ++which) {
+            check_tree(p, which, hdring_tree_double, &depth);
+            ck_assert_msg(depth == (p > 1 ? hdring_floor_log2(p - 1) + 1 : 0), "p=%d tree %d: depth %d", p, which,
+                          depth);
+        }
+    }
+}
+END_TEST
+
+/* The two trees of the double binary tree are complementary: no rank but 0 passes data on in both, so every rank
+ * sends at most two halves; and from p = 3 on no rank has the same parent in both (so the two halves never travel
+ * between the same two ranks, and need no common order). */
+START_TEST(double_tree_interior_ranks_are_leaves_of_the_other_tree)
+{
+    for (int p = 2; p <= 1100; p += p < 200 ? 1 : 31) {
+        for (int r = 1; r < p; ++r) {
+            const hdring_tree_t a = hdring_tree_double(p, r, 0), b = hdring_tree_double(p, r, 1);
+            ck_assert_msg(0 == a.nchildren || 0 == b.nchildren, "p=%d: rank %d has children in both trees", p, r);
+            ck_assert_msg(p < 3 || a.parent != b.parent, "p=%d: rank %d has parent %d in both trees", p, r, a.parent);
+        }
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("pattern");
@@ -274,6 +343,8 @@ int main(void)
     UNIT_ADD(s, fold_map_covers_every_rank_once);
     UNIT_ADD(s, rhd_ranges_and_positions);
     UNIT_ADD(s, binary_blocks_decompose_p);
+    UNIT_ADD(s, broadcast_trees_reach_every_rank_once);
+    UNIT_ADD(s, double_tree_interior_ranks_are_leaves_of_the_other_tree);
     UNIT_ADD(s, windows_count_and_split_into_runs);
     return unit_run(s);
 }

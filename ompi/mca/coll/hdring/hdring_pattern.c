@@ -199,3 +199,83 @@ int hdring_binblocks_find(const hdring_binblocks_t *bb, int rank, int *local)
     *local = rank - bb->first[b];
     return b;
 }
+
+/* ---------------------------------------------------------------- broadcast trees */
+
+hdring_tree_t hdring_tree_chain(int p, int rank)
+{
+    hdring_tree_t t = {rank - 1, rank + 1 < p ? 1 : 0, rank, {rank + 1, 0}};
+    return t;
+}
+
+/* Labels of tree `which` over m ranks, and back. */
+static int double_label(int m, int rank, int which)
+{
+    if (0 == which) {
+        return rank;
+    }
+    return 0 == m % 2 ? m + 1 - rank : rank % m + 1;
+}
+
+static int double_rank(int m, int label, int which)
+{
+    if (0 == which) {
+        return label;
+    }
+    return 0 == m % 2 ? m + 1 - label : 1 == label ? m : label - 1;
+}
+
+/* In the in-order tree over labels 1 .. m: the parent label of x (0 for the top) and its children. */
+static int inorder_parent(int m, int x)
+{
+    int y = x, h = __builtin_ctz((unsigned) x);
+    if (x == hdring_floor_pow2(m)) {
+        return 0;
+    }
+    do { /* up the complete tree until an ancestor exists: its right subtree was cut short at m */
+        y = y & (1 << (h + 1)) ? y - (1 << h) : y + (1 << h);
+        ++h;
+    } while (y > m);
+    return y;
+}
+
+static int inorder_children(int m, int x, int *child)
+{
+    const int h = __builtin_ctz((unsigned) x);
+    int n = 0;
+    if (h > 0) {
+        child[n++] = x - (1 << (h - 1));
+        for (int j = h - 1; j >= 0; --j) {
+            if (x + (1 << j) <= m) {
+                child[n++] = x + (1 << j);
+                break;
+            }
+        }
+    }
+    return n;
+}
+
+hdring_tree_t hdring_tree_double(int p, int rank, int which)
+{
+    const int m = p - 1;
+    hdring_tree_t t = {-1, 0, 0, {0, 0}};
+    if (0 == rank) {
+        if (m > 0) {
+            t.child[t.nchildren++] = double_rank(m, hdring_floor_pow2(m), which);
+        }
+        return t;
+    }
+    const int x = double_label(m, rank, which);
+    const int up = inorder_parent(m, x);
+    int labels[HDRING_MAX_CHILDREN];
+    t.depth = 1; /* from rank 0 to the top */
+    for (int y = up; 0 != y; y = inorder_parent(m, y)) {
+        ++t.depth;
+    }
+    t.parent = 0 == up ? 0 : double_rank(m, up, which);
+    t.nchildren = inorder_children(m, x, labels);
+    for (int i = 0; i < t.nchildren; ++i) {
+        t.child[i] = double_rank(m, labels[i], which);
+    }
+    return t;
+}

@@ -123,6 +123,29 @@ static inline int hdring_bruck_window(int p, int d) { return d < p - d ? d : p -
  * them when the window is one run; at least one when nranks >= 1). */
 int hdring_window_run(const hdring_blocks_t *b, int first, int nranks, size_t *offset, size_t *count);
 
+/* ---- broadcast trees ----
+ * A rank's place in a tree rooted at rank 0: its parent (-1 at the root), the children it passes the message on
+ * to, in that order, and its depth (edges from rank 0). */
+#define HDRING_MAX_CHILDREN 2
+
+typedef struct hdring_tree {
+    int parent, nchildren, depth;
+    int child[HDRING_MAX_CHILDREN];
+} hdring_tree_t;
+
+/* The chain 0 -> 1 -> ... -> p-1. */
+hdring_tree_t hdring_tree_chain(int p, int rank);
+
+/* Tree `which` (0 or 1) of the double binary tree (Sanders, Speck and Traeff 2009) over p ranks: rank 0 sends to
+ * the top of each; ranks 1 .. m (m = p - 1) form an in-order binary tree over labels 1 .. m, where label x of
+ * height h = ctz(x) has children x - 2^(h-1) and the first of x + 2^(h-1), x + 2^(h-2), ... that is at most m,
+ * and the top is the largest power of two <= m. Tree 0 gives rank r label r; tree 1 mirrors the labels (m even:
+ * m + 1 - r) or shifts them (m odd: r mod m + 1), so a rank with children in one tree (even label) is a leaf in
+ * the other (odd label): every rank but 0 receives each half of the message once and sends at most two halves,
+ * and for p > 2 no two ranks are linked in both trees. Depth below rank 0: floor(log2 m) + 1.
+ *   p = 6 (m = 5, shifted): tree 0: 0 -> 4; 4 -> 2, 5; 2 -> 1, 3.  tree 1: 0 -> 3; 3 -> 1, 4; 1 -> 5, 2. */
+hdring_tree_t hdring_tree_double(int p, int rank, int which);
+
 /* ---- the non-power-of-two fold ----
  * p = pof2 + rem with pof2 = 2^floor(log2 p). Among the first 2*rem ranks, pair (2i, 2i+1) folds into one
  * survivor, the odd rank 2i+1; ranks >= 2*rem survive alone. Survivors are renumbered 0..pof2-1 in rank order
