@@ -490,7 +490,36 @@ int hdring_run_bcast_chain(const hdring_xport_t *x, const hdring_args_t *a)
 {
     hdring_view_t v;
     const hdring_xport_t rotated = hdring_view(x, &v, 0, 1, x->size, a->root);
-    return hdring_chain_bcast(&rotated, hdring_at(HDRING_BUF_OUT, 0), a->count, a->segment);
+    const hdring_lane_t lane = {hdring_tree_chain(x->size, rotated.rank), hdring_at(HDRING_BUF_OUT, 0), a->count};
+    return hdring_pipelined_bcast(&rotated, &lane, 1, a->segment);
+}
+
+/*
+ * Double binary tree broadcast (Sanders, Speck and Traeff 2009; NCCL's trees): each half of the message flows in
+ * segments down one of two binary trees over the ranks but the root (hdring_tree_double), complementary, so a rank
+ * with children in one tree is a leaf of the other: every rank receives the message once and sends it at most once
+ * (two children times half), so all links work at once as in the chain, but a segment takes log2 p steps to the
+ * last rank instead of p - 1. Ranks in locality order from the root. Any p, count and segment.
+ * Cost with k segments per half, s = n/(2k), depth = floor(log2 (p-1)) + 1: about (2 depth + 2.5 (k-1))(alpha +
+ *   s beta) (hdring_cost.c): 1.25 n beta + 2.5 k alpha for large messages, where the chain takes n beta and
+ *   (p - 2) segments to fill and scatter + allgather moves 2 (p-1)/p n; the tree fills in 2 log2 p.
+ * Trace p = 6, root 0, one segment per half: 0 sends half A to 4 and half B to 3; 4 sends A to 2 and 5, 3 sends B
+ *   to 1 and 4; 2 sends A to 1 and 3, 1 sends B to 5 and 2: every rank has both halves after 3 rounds.
+ */
+int hdring_run_bcast_double_tree(const hdring_xport_t *x, const hdring_args_t *a)
+{
+    hdring_view_t v;
+    const hdring_xport_t rotated = hdring_view(x, &v, 0, 1, x->size, a->root);
+    const size_t half = a->count - a->count / 2;
+    const hdring_lane_t lanes[2] = {
+        {hdring_tree_double(x->size, rotated.rank, 0), hdring_at(HDRING_BUF_OUT, 0), half},
+        {hdring_tree_double(x->size, rotated.rank, 1), hdring_at(HDRING_BUF_OUT, half), a->count - half},
+    };
+    if (x->size <= 2) { /* both trees are 0 -> 1: one lane carries the whole message */
+        const hdring_lane_t whole = {lanes[0].tree, hdring_at(HDRING_BUF_OUT, 0), a->count};
+        return hdring_pipelined_bcast(&rotated, &whole, 1, a->segment);
+    }
+    return hdring_pipelined_bcast(&rotated, lanes, 2, a->segment);
 }
 
 /* Binomial tree. Cost: L (alpha + n beta). For small messages. */
@@ -513,6 +542,7 @@ NO_SCRATCH(bcast_binomial)
 NO_SCRATCH(bcast_scatter_rhd)
 NO_SCRATCH(bcast_scatter_ring)
 NO_SCRATCH(bcast_chain)
+NO_SCRATCH(bcast_double_tree)
 
 /* ---------------------------------------------------------------- dispatch */
 

@@ -711,6 +711,58 @@ double hdring_cost_bcast_chain(hdring_alg_t self, const hdring_model_t *m, doubl
     return chain_time(&c, n, hdring_segment_bcast_chain(m, n));
 }
 
+/* The double binary tree: each half of the message in k segments of s = n/(2k) bytes down its tree; every rank
+ * with children sends two segments per round, so a round takes two messages, and the last segment reaches the
+ * deepest rank 2 depth messages after the root sent it. On the simulator the kernel's greedy order (each rank takes
+ * a lane's segment t at step t + its depth there) keeps 2 to 2.6 messages per round: the model charges 2.5,
+ * (2 depth + 2.5 (k - 1))(alpha + s beta), within 0.75-1.35 of the simulator for p up to 1025 (test_cost). Links:
+ * every rank's messages may cross its node's link, shared by the node's ranks. On 2 ranks one lane carries the
+ * whole message. */
+#define DOUBLE_TREE_ROUND 2.5
+
+static double double_tree_time(const hdring_model_t *m, double n, double segment)
+{
+    if (n <= 0 || m->p < 2) {
+        return 0;
+    }
+    if (2 == m->p) { /* both trees are 0 -> 1: the whole message in segments down one link */
+        const double k = segment > 0 && segment < n ? ceil(n / segment) : 1;
+        return k * transfer(link_any(m), n / k);
+    }
+    const double half = n / 2, k = segment > 0 && segment < half ? ceil(half / segment) : 1;
+    const double depth = hdring_floor_log2(m->p - 1) + 1;
+    return (2 * depth + DOUBLE_TREE_ROUND * (k - 1)) * transfer(link_any(m), half / k);
+}
+
+/* m->segment, or the segment size of the k minimising (c + 2.5 k)(alpha + B/k), c = 2 depth - 2.5, B = n beta / 2:
+ * k = sqrt(c B / (2.5 alpha)); whole numbers around it and one segment are tried, whole bytes. */
+double hdring_segment_bcast_double_tree(const hdring_model_t *m, double n)
+{
+    if (m->segment > 0) {
+        return m->segment;
+    }
+    const link_t lk = link_any(m);
+    const double half = n / 2, c = 2 * (hdring_floor_log2(m->p > 1 ? m->p - 1 : 1) + 1) - DOUBLE_TREE_ROUND;
+    double best = ceil(half), best_time = double_tree_time(m, n, best);
+    if (lk.alpha > 0 && c > 0) {
+        const double k = floor(sqrt(c * half * lk.beta / (DOUBLE_TREE_ROUND * lk.alpha)));
+        for (double kk = k; kk <= k + 1; ++kk) {
+            const double segment = kk >= 1 ? ceil(half / kk) : ceil(half), t = double_tree_time(m, n, segment);
+            if (less(t, best_time)) {
+                best = segment;
+                best_time = t;
+            }
+        }
+    }
+    return best;
+}
+
+double hdring_cost_bcast_double_tree(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    (void) self, (void) phase;
+    return double_tree_time(m, n, hdring_segment_bcast_double_tree(m, n));
+}
+
 /* ---- hierarchical ---- */
 
 /* The sub-models of a grid of N nodes x L ranks: one node (L ranks, local links) and one index group (N ranks,
@@ -940,6 +992,15 @@ hdring_volume_t hdring_cost_volume(hdring_alg_t alg, int p, int rank, double n)
         return volume(n - B, n - B, 0);
     case HDRING_ALG_ALLGATHER_RHD:
         return 0 == g.r ? volume(n - B, n - B, 0) : volume(-1, -1, -1);
+    case HDRING_ALG_BCAST_CHAIN: /* from root 0 */
+        return volume(rank < p - 1 ? n : 0, rank > 0 ? n : 0, 0);
+    case HDRING_ALG_BCAST_DOUBLE_TREE: { /* from root 0: each half once to every rank, on to its children */
+        if (2 == p) {
+            return volume(0 == rank ? n : 0, 0 == rank ? 0 : n, 0);
+        }
+        const hdring_tree_t a = hdring_tree_double(p, rank, 0), b = hdring_tree_double(p, rank, 1);
+        return volume((a.nchildren + b.nchildren) * n / 2, rank > 0 ? n : 0, 0);
+    }
     default:
         return volume(-1, -1, -1);
     }

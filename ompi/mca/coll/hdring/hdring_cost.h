@@ -22,11 +22,12 @@
  * On one node the model is exact (equal to the simulator's critical path; tested for p up to 40 and powers of two
  * up to 256) when the vector divides evenly (n a multiple of p and of 2p' elements), for every algorithm and p
  * except binary-block reduce_scatter and allgather and scatter_rhd bcast on p not a power of two: those charge
- * their redistribution with its busiest port, an upper bound (tested within 25%); the pipelined chain is exact
- * when its segment divides the message. Per-rank bytes (hdring_cost_volume) are exact for every allreduce
- * algorithm, ring and Bruck reduce_scatter and allgather, and rhd reduce_scatter (commutative) and allgather on
- * powers of two; bytes across a node's link (hdring_cost_link_bytes) for the hierarchical algorithms and ring on
- * grids of nodes.
+ * their redistribution with its busiest port, an upper bound (tested within 25%); the pipelined chain and the
+ * segmented ring are exact when their segment divides the message (the ring's, its blocks); the double binary
+ * tree is charged its schedule's rounds on average (within 0.7-1.35). Per-rank bytes (hdring_cost_volume) are exact for every allreduce
+ * algorithm, ring and Bruck reduce_scatter and allgather, rhd reduce_scatter (commutative) and allgather on
+ * powers of two, and the chain and double binary tree broadcasts (even counts); bytes across a node's link
+ * (hdring_cost_link_bytes) for the hierarchical algorithms and ring on grids of nodes.
  */
 #ifndef HDRING_COST_H
 #define HDRING_COST_H

@@ -249,14 +249,27 @@ int hdring_binomial_scatter(const hdring_xport_t *x, const hdring_partition_t *b
 
 /* ---- pipelines (root = algorithm rank 0) ---- */
 
+/* A lane of a pipelined broadcast: this rank's place in a tree (hdring_pattern.h) and the part of the message the
+ * tree carries. */
+#define HDRING_MAX_LANES 2
+
+typedef struct hdring_lane {
+    hdring_tree_t tree;
+    hdring_loc_t at;
+    size_t count;
+} hdring_lane_t;
+
 /*
- * Pipelined chain broadcast of count elements at `at`, in segments of `segment` elements (0: one segment): rank r
- * receives segment t from r-1 while it passes segment t-1 on to r+1, one exchange per step. Segment t reaches
- * rank r at step t + r - 1; every link carries a segment at every step once the pipeline is full.
- * No scratch. Cost with k segments of s = n/k bytes: (p - 2 + k)(alpha + s beta).
- * Trace p = 3, two segments: step 0: 0 -> 1 segment 0; step 1: 0 -> 1 segment 1 while 1 -> 2 segment 0;
- *   step 2: 1 -> 2 segment 1.
+ * Pipelined broadcast: each lane's part of the message, cut into segments of `segment` elements (0: one segment),
+ * flows down the lane's tree. A rank passes segment t of a lane on to its children as soon as it has it, while the
+ * next segments arrive: receives are posted up to two segments per lane ahead, and at most four sends per lane are
+ * in flight. A rank takes segment t of a lane at step t + its depth in that tree, as it arrives. Lanes must not
+ * link the same two ranks (MPI would match their messages across lanes). No scratch.
+ * Cost with k segments of s bytes per lane: chain (one lane, hdring_tree_chain) (p - 2 + k)(alpha + s beta); the
+ *   double binary tree (two lanes of n/2, hdring_tree_double), where every rank with children sends two segments
+ *   per round: 2 depth + 2 to 2.6 (k - 1) segment times on the simulator, 2.5 on average (hdring_cost.c).
+ * Trace chain p = 3, two segments: 0 -> 1 segment 0; 0 -> 1 segment 1 while 1 -> 2 segment 0; 1 -> 2 segment 1.
  */
-int hdring_chain_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count, size_t segment);
+int hdring_pipelined_bcast(const hdring_xport_t *x, const hdring_lane_t *lanes, int nlanes, size_t segment);
 
 #endif

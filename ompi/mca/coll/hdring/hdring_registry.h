@@ -95,6 +95,9 @@
       "binomial scatter + ring allgather")                                                                            \
     X(BCAST_CHAIN, BCAST, "chain", 7, KEEPS_ORDER, BANDWIDTH, bcast_chain, NONE, PIPELINED,                           \
       "pipelined chain: segments of the message pass down all ranks in locality order, every link busy at once")      \
+    X(BCAST_DOUBLE_TREE, BCAST, "double_tree", 8, KEEPS_ORDER, OTHER, bcast_double_tree, NONE, PIPELINED,             \
+      "pipelined double binary tree: each half of the message in segments down one of two complementary binary "      \
+      "trees, every link busy at once and log2 p steps deep")                                                         \
     X(BCAST_HIER_BINOMIAL, BCAST, "hier_binomial", 4, KEEPS_ORDER, OTHER, bcast_hier, BCAST_BINOMIAL, WHOLE,          \
       HIER_BCAST_SUMMARY "binomial among them")                                                                       \
     X(BCAST_HIER_SCATTER_RHD, BCAST, "hier_scatter_rhd", 5, KEEPS_ORDER, OTHER, bcast_hier, BCAST_SCATTER_RHD,        \
