@@ -10,7 +10,8 @@
  *   hdring_model [MODEL] --regret FILE.csv
  *
  * SHAPE: --nodes N [--ppn L] [--mapping slot|node]: a communicator of N nodes x L ranks (default 1), ranks mapped
- * by slot (node by node) or by node (round-robin); without it, p ranks on one node.
+ * by slot (node by node) or by node (round-robin); without it, p ranks on one node. --cores C: C cores per node
+ * for its ranks (the trace's "C cores each"; 0, the default: a core per rank).
  * MODEL: --latency-us US --bandwidth-mbs MBS --reduce-mbs MBS (coll_hdring_model_*: within a node) and
  * --network-latency-us US --network-bandwidth-mbs MBS [--network-exchange-mbs MBS] (coll_hdring_model_network_*:
  * between nodes); defaults: the component's. --network (before --fit) reads the fit as the network parameters.
@@ -42,6 +43,7 @@ typedef struct options {
     bool colls[HDRING_NCOLLS];
     int p[MAX_LIST], np;
     int nodes, ppn;      /* SHAPE; nodes 0: one node */
+    int cores;           /* per node; 0: a core per rank */
     bool round_robin;    /* --mapping node */
     double bytes[MAX_LIST];
     int nbytes;
@@ -56,7 +58,7 @@ static const char usage_text[] =
     "[MODEL]\n"
     "       hdring_model [--network] --fit FILE.csv\n"
     "       hdring_model [MODEL] --regret FILE.csv\n"
-    "SHAPE: --nodes N [--ppn L] [--mapping slot|node]\n"
+    "SHAPE: --nodes N [--ppn L] [--mapping slot|node] [--cores C]\n"
     "MODEL: [--latency-us US] [--bandwidth-mbs MBS] [--reduce-mbs MBS] [--network-latency-us US]\n"
     "       [--network-bandwidth-mbs MBS] [--network-exchange-mbs MBS] (defaults: the component's)\n"
     "NAME: allreduce, reduce_scatter (also reduce_scatter_block), allgather, bcast\n";
@@ -113,6 +115,7 @@ static hdring_model_t model(const options_t *o, int p)
     const hdring_model_units_t units = {o->latency_us,         o->bandwidth_mbs,         o->reduce_mbs,
                                         o->network_latency_us, o->network_bandwidth_mbs, o->network_exchange_mbs};
     hdring_shape_t shape = hdring_shape_single(p);
+    shape.cores = o->cores;
     if (o->nodes > 0) {
         shape.nodes = o->nodes;
         shape.ppn = shape.ppn_max = o->ppn;
@@ -270,10 +273,11 @@ static int read_points(const char *file, point_t *pts)
     return n;
 }
 
-/* log of (measured time of the model's pick / best measured time) at one point */
-static double regret(const point_t *pt, const hdring_cost_params_t *c)
+/* log of (measured time of the model's pick / best measured time) at one point, on a node of `cores` cores */
+static double regret(const point_t *pt, const hdring_cost_params_t *c, int cores)
 {
-    const hdring_model_t m = hdring_model_single(pt->p, false, c);
+    hdring_model_t m = hdring_model_single(pt->p, false, c);
+    m.shape.cores = cores;
     const int pick = winner(pt->alg, pt->nalgs, &m, pt->bytes);
     int best = 0;
     for (int a = 1; a < pt->nalgs; ++a) {
@@ -283,12 +287,12 @@ static double regret(const point_t *pt, const hdring_cost_params_t *c)
 }
 
 /* Sum of log regrets, and the worst, of following the model with parameters c. */
-static double total_regret(const point_t *pts, int n, const hdring_cost_params_t *c, double *worst)
+static double total_regret(const point_t *pts, int n, const hdring_cost_params_t *c, int cores, double *worst)
 {
     double sum = 0;
     *worst = 0;
     for (int q = 0; q < n; ++q) {
-        const double r = regret(&pts[q], c);
+        const double r = regret(&pts[q], c, cores);
         sum += r;
         *worst = r > *worst ? r : *worst;
     }
@@ -317,7 +321,7 @@ static void evaluate(const char *file, const options_t *o)
         fprintf(stderr, "hdring_model: no usable measurements in %s\n", file);
         exit(2);
     }
-    const double sum = total_regret(pts, n, &c, &worst);
+    const double sum = total_regret(pts, n, &c, o->cores, &worst);
     report("evaluated", n, file, sum, worst, o->latency_us, o->bandwidth_mbs, o->reduce_mbs, "");
 }
 
@@ -368,7 +372,7 @@ static void warn_axis(const axis_t *ax, int at, const double *sums, double best,
     }
 }
 
-static void fit(const char *file, const char *prefix)
+static void fit(const char *file, const char *prefix, int cores)
 {
     static point_t pts[MAX_POINTS];
     axis_t ax[3] = {{"latency_us", 0.05, 200, 1.25, {0}, 0},
@@ -390,7 +394,7 @@ static void fit(const char *file, const char *prefix)
             for (int k = 0; k < ax[2].n; ++k) {
                 const hdring_cost_params_t c = hdring_cost_params_of(ax[0].v[i], ax[1].v[j], ax[2].v[k]);
                 double worst = 0;
-                const double sum = total_regret(pts, n, &c, &worst);
+                const double sum = total_regret(pts, n, &c, cores, &worst);
                 if (sum < best) {
                     best = sum;
                     worst_at_best = worst;
@@ -406,7 +410,7 @@ static void fit(const char *file, const char *prefix)
             double v[3] = {ax[0].v[arg[0]], ax[1].v[arg[1]], ax[2].v[arg[2]]};
             v[k] = ax[k].v[i];
             const hdring_cost_params_t c = hdring_cost_params_of(v[0], v[1], v[2]);
-            sums[i] = total_regret(pts, n, &c, &worst);
+            sums[i] = total_regret(pts, n, &c, cores, &worst);
         }
         warn_axis(&ax[k], arg[k], sums, best, n);
     }
@@ -449,7 +453,7 @@ int main(int argc, char **argv)
         }
         static const char *const with_value[] = {
             "--fit", "--regret", "--coll", "--p", "--bytes", "--latency-us", "--bandwidth-mbs", "--reduce-mbs",
-            "--small-bytes", "--large-bytes", "--nodes", "--ppn", "--mapping", "--network-latency-us",
+            "--small-bytes", "--large-bytes", "--nodes", "--ppn", "--mapping", "--cores", "--network-latency-us",
             "--network-bandwidth-mbs", "--network-exchange-mbs"};
         bool known = false;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); ++k) {
@@ -462,7 +466,7 @@ int main(int argc, char **argv)
         }
         ++i;
         if (0 == strcmp(arg, "--fit")) {
-            fit(val, o.network ? "network_" : "");
+            fit(val, o.network ? "network_" : "", o.cores);
             return 0;
         } else if (0 == strcmp(arg, "--regret")) {
             evaluate(val, &o);
@@ -506,6 +510,12 @@ int main(int argc, char **argv)
                 usage("--nodes and --ppn take a whole number from 1 to 65536");
             }
             *(0 == strcmp(arg, "--nodes") ? &o.nodes : &o.ppn) = (int) v;
+        } else if (0 == strcmp(arg, "--cores")) {
+            const double v = number(val, arg);
+            if (v > 65536 || v != (int) v) {
+                usage("--cores takes a whole number from 0 to 65536");
+            }
+            o.cores = (int) v;
         } else if (0 == strcmp(arg, "--mapping")) {
             if (0 != strcmp(val, "slot") && 0 != strcmp(val, "node")) {
                 usage("--mapping takes slot or node");

@@ -439,6 +439,45 @@ START_TEST(pipelines_idle_only_while_they_fill)
 }
 END_TEST
 
+/* Cores: a step keeping more of a node's ranks busy than it has cores takes longer by that ratio. With a core per
+ * rank or more nothing changes; with fewer, a ring (every rank busy at every step) takes p/C longer, a binomial
+ * bcast only its levels with more receivers than cores (p = 8, 2 cores: levels of 1, 2 and 4 receivers), the
+ * chain its (p-1)/C, and a fold only where its pairs outnumber the cores. */
+static double on_cores(hdring_alg_t alg, int p, int cores, double n)
+{
+    const hdring_cost_params_t c = {1, 1e-3, 3e-4, 1e-3};
+    hdring_model_t m = hdring_model_single(p, false, &c);
+    m.shape.cores = cores;
+    return hdring_cost_time(alg, &m, n, NULL);
+}
+
+START_TEST(crowded_cores_slow_the_steps_that_outnumber_them)
+{
+    const double n = 96000, a = 1 + n * 1e-3; /* a whole-message transfer */
+    for (int p = 2; p <= 24; ++p) {
+        for (int alg = 0; alg < HDRING_NALGS; ++alg) {
+            if (HDRING_ALG_NONE == hdring_algorithm((hdring_alg_t) alg)->inner) {
+                ck_assert_double_eq(on_cores((hdring_alg_t) alg, p, p, n), on_cores((hdring_alg_t) alg, p, 0, n));
+            }
+        }
+        for (int cores = 1; cores < p; ++cores) {
+            const double plain = on_cores(HDRING_ALG_ALLREDUCE_RING, p, 0, n);
+            ck_assert_msg(fabs(on_cores(HDRING_ALG_ALLREDUCE_RING, p, cores, n) - plain * p / cores) < 1e-9 * plain,
+                          "ring p=%d on %d cores", p, cores);
+        }
+    }
+    ck_assert_double_eq_tol(on_cores(HDRING_ALG_BCAST_BINOMIAL, 8, 0, n), 3 * a, 1e-9);
+    ck_assert_double_eq_tol(on_cores(HDRING_ALG_BCAST_BINOMIAL, 8, 2, n), 4 * a, 1e-9);
+    ck_assert_double_eq_tol(on_cores(HDRING_ALG_BCAST_BINOMIAL, 4, 2, n), on_cores(HDRING_ALG_BCAST_BINOMIAL, 4, 0, n),
+                            1e-9);
+    ck_assert_double_eq_tol(on_cores(HDRING_ALG_BCAST_CHAIN, 7, 2, n), 3 * on_cores(HDRING_ALG_BCAST_CHAIN, 7, 0, n),
+                            1e-9);
+    /* p = 5: one pair folds (2 ranks busy, then 1), the 4 survivors run recursive doubling */
+    const double fold = 2 * a + n * 3e-4, step = a + n * 3e-4;
+    ck_assert_double_eq_tol(on_cores(HDRING_ALG_ALLREDUCE_RECURSIVE_DOUBLING, 5, 2, n), fold + 2 * 2 * step, 1e-9);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cost");
@@ -452,5 +491,6 @@ int main(void)
     UNIT_ADD(s, exchanges_are_charged_where_the_peer_is_both_ways);
     UNIT_ADD(s, segmented_ring_overlaps_reductions_across_nodes);
     UNIT_ADD(s, pipelines_idle_only_while_they_fill);
+    UNIT_ADD(s, crowded_cores_slow_the_steps_that_outnumber_them);
     return unit_run(s);
 }

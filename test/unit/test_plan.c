@@ -188,14 +188,15 @@ START_TEST(the_cache_gives_what_building_gives_for_equal_input_only)
     ck_assert_msg(hdring_plan_get(&cache, &in, &got) && same_plan(&built, &got), "second get: cached");
 
     /* any difference in the input is another plan */
-    hdring_plan_input_t other[6] = {in, in, in, in, in, in};
+    hdring_plan_input_t other[7] = {in, in, in, in, in, in, in};
     other[0].coll = HDRING_COLL_ALLGATHER;
     other[1].model.p = 7;
     other[2].model.ordered = true;
     other[3].model.network.alpha *= 2;
     other[4].small = 64;
     other[5].model.shape.node_major = false;
-    for (int i = 0; i < 6; ++i) {
+    other[6].model.shape.cores = 2;
+    for (int i = 0; i < 7; ++i) {
         hdring_plan_build(&other[i], &built);
         ck_assert_msg(!hdring_plan_get(&cache, &other[i], &got) && same_plan(&built, &got), "variant %d: built", i);
     }

@@ -125,6 +125,13 @@ START_TEST(shape_of_common_mappings)
     char text[64];
     hdring_shape_describe(&one, text, sizeof(text));
     ck_assert_str_eq(text, "1 node");
+    hdring_shape_t crowded = one; /* cores are named only when a node holds more ranks */
+    crowded.cores = 2;
+    hdring_shape_describe(&crowded, text, sizeof(text));
+    ck_assert_str_eq(text, "1 node, 2 cores each");
+    crowded.cores = 5;
+    hdring_shape_describe(&crowded, text, sizeof(text));
+    ck_assert_str_eq(text, "1 node");
 }
 END_TEST
 

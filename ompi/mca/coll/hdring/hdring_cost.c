@@ -62,9 +62,28 @@ static double transfers(link_t lk, int count, double bytes)
 
 static double transfer(link_t lk, double bytes) { return transfers(lk, 1, bytes); }
 
-static link_t local_link(const hdring_model_t *m)
+/* ---- cores ----
+ * A node's ranks copy messages in and reduce on its cores: when more of them work in one step than the node has
+ * cores (m->shape.cores; 0: a core per rank), each takes longer by that ratio, the cores shared out evenly.
+ * `active`: the communicator's ranks that copy or reduce in the step, spread over its nodes. */
+static double crowding(const hdring_model_t *m, int active)
 {
-    link_t lk = {m->local.alpha, m->local.beta, 1};
+    const int nodes = m->shape.nodes > 0 ? m->shape.nodes : 1;
+    int per_node = (active + nodes - 1) / nodes;
+    per_node = per_node < m->shape.ppn_max ? per_node : m->shape.ppn_max;
+    return m->shape.cores > 0 && per_node > m->shape.cores ? (double) per_node / m->shape.cores : 1;
+}
+
+/* Reducing `bytes` in a step where `active` ranks reduce. */
+static double reduction(const hdring_model_t *m, double bytes, int active)
+{
+    return bytes * m->local.gamma * crowding(m, active);
+}
+
+static link_t local_link(const hdring_model_t *m, int active)
+{
+    const double crowd = crowding(m, active);
+    link_t lk = {m->local.alpha * crowd, m->local.beta * crowd, 1};
     return lk;
 }
 
@@ -86,35 +105,37 @@ static int ranks_per_node(const hdring_model_t *m) { return m->shape.ppn > 0 ? m
 /* Ranks of a node are consecutive in the order the algorithm runs in. */
 static bool grouped(const hdring_model_t *m) { return !m->ordered || m->shape.node_major; }
 
-/* Partners at distance d in a step where every rank pairs off (recursive halving/doubling, folds): within the
+/* Partners at distance d in a step where `active` ranks pair off (recursive halving/doubling, folds): within the
  * nodes when nodes hold aligned runs of 2d ranks; otherwise across, every rank of a node at once. */
-static link_t link_pairs(const hdring_model_t *m, int d)
+static link_t link_pairs(const hdring_model_t *m, int d, int active)
 {
     const int per_node = ranks_per_node(m);
     if (1 == m->shape.nodes) {
-        return local_link(m);
+        return local_link(m, active);
     }
     if (grouped(m) && 0 == per_node % (2 * d)) {
-        return local_link(m);
+        return local_link(m, active);
     }
     return network_exchange(m, per_node);
 }
 
-/* A chain's links, each rank to the next: one rank per node sends across when grouped, every rank otherwise. */
+/* A chain's links, each rank to the next: one rank per node sends across when grouped, every rank otherwise;
+ * once the pipeline is full every rank but the root receives. */
 static link_t link_next(const hdring_model_t *m)
 {
     if (1 == m->shape.nodes) {
-        return local_link(m);
+        return local_link(m, m->p - 1);
     }
     return network_link(m, grouped(m) ? 1 : ranks_per_node(m));
 }
 
-/* A tree level (binomial bcast and scatter): senders `d` apart send to d ranks further, within a node when the
- * node holds aligned runs of 2d ranks; across, one sender per node. */
+/* A tree level (binomial bcast and scatter): the ranks holding the data, 2d apart, send to d ranks further (the
+ * level's receivers: ceil((p - d) / 2d)), within a node when the node holds aligned runs of 2d ranks; across, one
+ * sender per node. */
 static link_t link_tree(const hdring_model_t *m, int d)
 {
     if (1 == m->shape.nodes || (grouped(m) && 0 == ranks_per_node(m) % (2 * d))) {
-        return local_link(m);
+        return local_link(m, (m->p - d + 2 * d - 1) / (2 * d));
     }
     return network_link(m, grouped(m) ? 1 : ranks_per_node(m));
 }
@@ -126,18 +147,18 @@ static link_t link_tree(const hdring_model_t *m, int d)
 static link_t link_shift(const hdring_model_t *m, int d)
 {
     if (1 == m->shape.nodes) {
-        return local_link(m);
+        return local_link(m, m->p);
     }
     const int per_node = ranks_per_node(m);
     const int flows = grouped(m) && d < per_node ? d : per_node;
     return 0 == 2 * d % m->p ? network_exchange(m, flows) : network_link(m, flows);
 }
 
-/* Messages with no pattern (redistribution between positions and owners, hand-offs between binary blocks):
- * across nodes, all of a node's ranks at once. */
+/* Messages with no pattern (redistribution between positions and owners, hand-offs between binary blocks, the
+ * double tree): every rank at once; across nodes, all of a node's ranks share its link. */
 static link_t link_any(const hdring_model_t *m)
 {
-    return 1 == m->shape.nodes ? local_link(m) : network_link(m, ranks_per_node(m));
+    return 1 == m->shape.nodes ? local_link(m, m->p) : network_link(m, ranks_per_node(m));
 }
 
 /* The sizes of the p' fine positions an RHD or binary-block schedule works on: `pairs` positions of two
@@ -151,18 +172,19 @@ typedef struct position_sizes {
 
 static double run_bytes(const position_sizes_t *s, int w) { return s->unit * (w + (s->pairs < w ? s->pairs : w)); }
 
-/* Recursive halving over `npos` positions, `steps` steps: step k moves (and, with gamma, reduces) a run of
- * npos/2^(k+1) of them. With gamma 0 it is also the recursive-doubling allgather, steps reversed. The rank
+/* Recursive halving over `npos` positions, `steps` steps: step k moves (and, with `reduce`, reduces) a run of
+ * npos/2^(k+1) of them. Without reducing it is also the recursive-doubling allgather, steps reversed. The rank
  * holding the first run moves the largest at every step and its partners are never later: exact on one node.
  * Partners are 2^k apart (distance doubling) or npos/2^(k+1) (halving), times `spread` ranks per vrank (2 when
- * a fold left every other rank out, roughly). */
+ * a fold left every other rank out, roughly); `active` ranks work in each step. */
 static double halving(const hdring_model_t *m, const position_sizes_t *s, int npos, int steps, bool doubling,
-                      int spread, double gamma)
+                      int spread, bool reduce, int active)
 {
     double t = 0;
     for (int k = 0; k < steps; ++k) {
-        const link_t lk = link_pairs(m, (doubling ? 1 << k : npos >> (k + 1)) * spread);
-        t += transfer(lk, run_bytes(s, npos >> (k + 1))) + run_bytes(s, npos >> (k + 1)) * gamma;
+        const link_t lk = link_pairs(m, (doubling ? 1 << k : npos >> (k + 1)) * spread, active);
+        const double bytes = run_bytes(s, npos >> (k + 1));
+        t += transfer(lk, bytes) + (reduce ? reduction(m, bytes, active) : 0);
     }
     return t;
 }
@@ -190,11 +212,10 @@ static void bb_reduce_phase(const hdring_model_t *mo, const hdring_binblocks_t *
 {
     const int m = bb->nblocks, s0 = hdring_binblocks_size(bb, 0);
     const link_t c = link_any(mo);
-    const double gamma = mo->local.gamma;
     double rs[HDRING_MAX_LOG2_P + 1], post = 0;
 
-    for (int b = 0; b < m; ++b) {
-        rs[b] = halving(mo, fine, s0, bb->log2_size[b], true, 1, gamma);
+    for (int b = 0; b < m; ++b) { /* all blocks at once */
+        rs[b] = halving(mo, fine, s0, bb->log2_size[b], true, 1, true, mo->p);
     }
     if (1 == m) {
         out->red0 = rs[0];
@@ -209,7 +230,7 @@ static void bb_reduce_phase(const hdring_model_t *mo, const hdring_binblocks_t *
         const double last = post + (ratio - 1) * transfer(c, piece);
         out->ready[b] = max2(last, rs[b - 1]) + transfer(c, piece);
         /* block b-1 receives its piece and reduces it in, then posts its own hand-up */
-        post = max2(rs[b - 1], last) + transfer(c, piece) + piece * gamma;
+        post = max2(rs[b - 1], last) + transfer(c, piece) + reduction(mo, piece, mo->p);
     }
     out->red0 = post;
 }
@@ -239,7 +260,7 @@ static double bb_broadcast_phase(const hdring_model_t *mo, const hdring_binblock
         }
         /* the block allgathers after its hand-down completes, i.e. when the next block's arrival is known */
         const double handed = b < m - 1 ? bb_hand_down(mo, bb, b + 1, fine, arrival, ph->ready[b + 1]) : arrival;
-        finish = max2(finish, handed + halving(mo, fine, s0, bb->log2_size[b], true, 1, 0));
+        finish = max2(finish, handed + halving(mo, fine, s0, bb->log2_size[b], true, 1, false, mo->p));
     }
     return finish;
 }
@@ -257,7 +278,7 @@ static double ring_step(const hdring_model_t *m, double block, double segment)
 {
     const double k = segment > 0 && segment < block ? ceil(block / segment) : 1, s = block / k;
     const link_t lk = link_shift(m, 1);
-    const double a = transfer(lk, s), g = s * m->local.gamma;
+    const double a = transfer(lk, s), g = reduction(m, s, m->p);
     return 1 == m->shape.nodes ? k * (a + g) : a + g + (k - 1) * max2(a, g);
 }
 
@@ -272,7 +293,7 @@ static double ring_segment(const hdring_model_t *m, double n)
         return m->segment;
     }
     const link_t lk = link_shift(m, 1);
-    const double block = n / m->p, alpha = lk.alpha, beta = lk.beta, gamma = m->local.gamma;
+    const double block = n / m->p, alpha = lk.alpha, beta = lk.beta, gamma = reduction(m, 1, m->p);
     double best = 0, best_time = ring_step(m, block, block);
     if (block <= 0 || alpha <= 0) {
         return best;
@@ -304,18 +325,21 @@ double hdring_cost_allreduce_ring(hdring_alg_t self, const hdring_model_t *m, do
     return (p - 1) * (ring_step(m, n / p, ring_segment(m, n)) + transfer(link_shift(m, 1), n / p));
 }
 
-/* The split fold of p ranks onto p' (partners 1 apart): 2 alpha + n beta + n/2 gamma; 0 on powers of two. */
+/* The split fold of p ranks onto p' (partners 1 apart): 2 alpha + n beta + n/2 gamma (the 2r ranks of the pairs
+ * swap halves and reduce them, then r of them send theirs on); 0 on powers of two. */
 static double fold_time(const hdring_model_t *m, const geometry_t *g, double n)
 {
-    const link_t lk = link_pairs(m, 1);
-    return g->r > 0 ? 2 * transfer(lk, n / 2) + n / 2 * m->local.gamma : 0;
+    if (0 == g->r) {
+        return 0;
+    }
+    return transfer(link_pairs(m, 1, 2 * g->r), n / 2) + reduction(m, n / 2, 2 * g->r) +
+           transfer(link_pairs(m, 1, g->r), n / 2);
 }
 
-/* Sending the whole vector back to the folded ranks. */
+/* Sending the whole vector back to the r folded ranks. */
 static double unfold_time(const hdring_model_t *m, const geometry_t *g, double n)
 {
-    const link_t lk = link_pairs(m, 1);
-    return g->r > 0 ? transfer(lk, n) : 0;
+    return g->r > 0 ? transfer(link_pairs(m, 1, g->r), n) : 0;
 }
 
 double hdring_cost_allreduce_rhd(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
@@ -323,20 +347,20 @@ double hdring_cost_allreduce_rhd(hdring_alg_t self, const hdring_model_t *m, dou
     const geometry_t g = geometry(m->p);
     const position_sizes_t even = {n / g.pof2, 0};
     (void) self, (void) phase;
-    return fold_time(m, &g, n) + halving(m, &even, g.pof2, g.l, true, fold_spread(&g), m->local.gamma) +
-           halving(m, &even, g.pof2, g.l, true, fold_spread(&g), 0) + unfold_time(m, &g, n);
+    return fold_time(m, &g, n) + halving(m, &even, g.pof2, g.l, true, fold_spread(&g), true, g.pof2) +
+           halving(m, &even, g.pof2, g.l, true, fold_spread(&g), false, g.pof2) + unfold_time(m, &g, n);
 }
 
 double hdring_cost_allreduce_recursive_doubling(hdring_alg_t self, const hdring_model_t *m, double n,
                                                 hdring_alg_t *phase)
 {
     const geometry_t g = geometry(m->p);
-    const link_t fold = link_pairs(m, 1);
-    double t = g.r > 0 ? 2 * transfer(fold, n) + n * m->local.gamma : 0;
+    const link_t fold = link_pairs(m, 1, g.r); /* r ranks send whole vectors in, and get the result back */
+    double t = g.r > 0 ? 2 * transfer(fold, n) + reduction(m, n, g.r) : 0;
     (void) self, (void) phase;
     for (int k = 0; k < g.l; ++k) {
-        const link_t lk = link_pairs(m, (1 << k) * fold_spread(&g));
-        t += transfer(lk, n) + n * m->local.gamma;
+        const link_t lk = link_pairs(m, (1 << k) * fold_spread(&g), g.pof2);
+        t += transfer(lk, n) + reduction(m, n, g.pof2);
     }
     return t;
 }
@@ -531,7 +555,7 @@ double hdring_cost_reduce_scatter_rhd(hdring_alg_t self, const hdring_model_t *m
     const hdring_rhd_order_t order = vector_order(m, HDRING_RHD_DISTANCE_HALVING);
     (void) self, (void) phase;
     return fold_time(m, &g, n) +
-           halving(m, &even, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), m->local.gamma) +
+           halving(m, &even, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), true, g.pof2) +
            layout_time(m, HELD_BY_SURVIVORS, order, false, renumbered(m), &g, n);
 }
 
@@ -548,15 +572,15 @@ double hdring_cost_reduce_scatter_binary_blocks(hdring_alg_t self, const hdring_
     return ph.red0 + layout_time(m, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, false, renumbered(m), &g, n);
 }
 
-/* Bruck's L steps, step k moving (and, with gamma, reducing) the blocks of min(2^k, p - 2^k) ranks; symmetric, so
- * exact on one node for equal blocks. */
-static double bruck_time(const hdring_model_t *m, double n, double gamma)
+/* Bruck's L steps, step k moving (and, with `reduce`, reducing) the blocks of min(2^k, p - 2^k) ranks; symmetric,
+ * so exact on one node for equal blocks. */
+static double bruck_time(const hdring_model_t *m, double n, bool reduce)
 {
     const double block = n / m->p;
     double t = 0;
     for (int d = 1; d < m->p; d *= 2) {
         const double bytes = hdring_bruck_window(m->p, d) * block;
-        t += transfer(link_shift(m, d), bytes) + bytes * gamma;
+        t += transfer(link_shift(m, d), bytes) + (reduce ? reduction(m, bytes, m->p) : 0);
     }
     return t;
 }
@@ -564,13 +588,13 @@ static double bruck_time(const hdring_model_t *m, double n, double gamma)
 double hdring_cost_reduce_scatter_bruck(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
     (void) self, (void) phase;
-    return bruck_time(m, n, m->local.gamma);
+    return bruck_time(m, n, true);
 }
 
 double hdring_cost_allgather_bruck(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
     (void) self, (void) phase;
-    return bruck_time(m, n, 0);
+    return bruck_time(m, n, false);
 }
 
 double hdring_cost_allgather_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
@@ -586,7 +610,8 @@ static double allgather_rhd_time(const hdring_model_t *m, double n, hdring_rhd_o
     const geometry_t g = geometry(m->p);
     const position_sizes_t whole_blocks = {n / g.p, g.r};
     return layout_time(m, HELD_BY_SURVIVORS, order, true, all_move, &g, n) +
-           halving(m, &whole_blocks, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), 0) +
+           halving(m, &whole_blocks, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), false,
+                   g.pof2) +
            unfold_time(m, &g, n);
 }
 
@@ -656,7 +681,7 @@ typedef struct chain {
 
 static chain_t chain_links(const hdring_model_t *m)
 {
-    chain_t c = {local_link(m), link_next(m), m->p - 1, 0};
+    chain_t c = {local_link(m, m->p - 1), link_next(m), m->p - 1, 0};
     if (m->shape.nodes > 1) {
         c.nnet = grouped(m) ? m->shape.nodes - 1 : m->p - 1;
         c.nlocal = m->p - 1 - c.nnet;
@@ -773,6 +798,7 @@ static hdring_model_t node_model(const hdring_model_t *m)
     sub.p = m->shape.ppn;
     sub.ordered = false;
     sub.shape = hdring_shape_single(sub.p);
+    sub.shape.cores = m->shape.cores;
     return sub;
 }
 
@@ -802,8 +828,8 @@ static hdring_alg_t fastest_flat(hdring_coll_t coll, const hdring_model_t *m, do
     return algs[best];
 }
 
-/* A local copy of n bytes (regrid): at the local link's speed. */
-static double copy_time(const hdring_model_t *m, double n) { return n * m->local.beta; }
+/* A local copy of n bytes (regrid), every rank at once: at the local link's speed. */
+static double copy_time(const hdring_model_t *m, double n) { return n * local_link(m, m->p).beta; }
 
 /* The phases of a hierarchical allreduce, reduce_scatter or allgather move their blocks whole (hdring_hier.c). */
 static hdring_model_t whole(hdring_model_t sub)

@@ -23,7 +23,7 @@ static int by_locality(const void *a, const void *b)
 
 hdring_shape_t hdring_shape_single(int p)
 {
-    hdring_shape_t s = {1, p, p, true, true};
+    hdring_shape_t s = {1, p, p, true, true, 0};
     return s;
 }
 
@@ -86,6 +86,7 @@ int hdring_topo_init(hdring_topo_t *t, int p, const int *node, const int *domain
     }
 
     t->shape.nodes = nodes;
+    t->shape.cores = 0;
     t->shape.ppn = count[0];
     t->shape.ppn_max = 0;
     t->shape.node_major = true;
@@ -129,11 +130,15 @@ void hdring_topo_free(hdring_topo_t *t)
 
 void hdring_shape_describe(const hdring_shape_t *s, char *out, size_t len)
 {
+    int used;
     if (1 == s->nodes) {
-        snprintf(out, len, "1 node");
+        used = snprintf(out, len, "1 node");
     } else if (s->ppn > 0) {
-        snprintf(out, len, "%d nodes x %d", s->nodes, s->ppn);
+        used = snprintf(out, len, "%d nodes x %d", s->nodes, s->ppn);
     } else {
-        snprintf(out, len, "%d nodes x 1-%d", s->nodes, s->ppn_max);
+        used = snprintf(out, len, "%d nodes x 1-%d", s->nodes, s->ppn_max);
+    }
+    if (s->cores > 0 && s->cores < s->ppn_max && used >= 0 && (size_t) used < len) {
+        snprintf(out + used, len - (size_t) used, ", %d cores each", s->cores);
     }
 }

@@ -27,6 +27,7 @@ typedef struct hdring_shape {
     bool node_major; /* in rank order every node's ranks are consecutive (mapped by slot) */
     bool index_major; /* uniform nodes and rank i N + j is index i of node j in the locality order (mapped
                          round-robin): blocks in rank order are in the order the hierarchical algorithms use */
+    int cores;       /* cores per node its ranks share (the fewest on any node); 0: a core per rank or more */
 } hdring_shape_t;
 
 typedef struct hdring_topo {
@@ -44,7 +45,8 @@ void hdring_topo_free(hdring_topo_t *t);
 /* The shape of one node holding all p ranks. */
 hdring_shape_t hdring_shape_single(int p);
 
-/* "4 nodes x 2", "3 nodes x 1-4", "1 node": for the trace. */
+/* "4 nodes x 2", "3 nodes x 1-4", "1 node", and ", 2 cores each" when a node holds more ranks than cores: for the
+ * trace. */
 void hdring_shape_describe(const hdring_shape_t *s, char *out, size_t len);
 
 #endif
