@@ -322,10 +322,13 @@ suite_trace() {
     done
 }
 
-# The automatic choice: the cost model by default, thresholds when set, never ring for a non-commutative op.
+# The automatic choice: the cost model by default, thresholds when set, never ring for a non-commutative op. The
+# choices checked are those of a core per rank (coll_hdring_model_cores -1), whatever cores this machine has, but
+# where said otherwise.
 suite_decision() {
-    local bin=$HDRING_TESTBIN
-    mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env --types int --counts 1000,3000000
+    local bin=$HDRING_TESTBIN core_each=(--mca coll_hdring_model_cores -1)
+    mpi 5 "${core_each[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env --types int \
+        --counts 1000,3000000
     if [ $? -eq 0 ] &&
         has '^hdring: bcast np=5 bytes=12000000 alg=chain \(auto: cost model.s fastest for p=5 from [0-9]+ B up; segments of [0-9]+ B by the cost model\)$' &&
         ! has '^hdring: bcast np=5 bytes=4000 alg=chain' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
@@ -352,8 +355,8 @@ suite_decision() {
         fail "auto never picks ring or bruck for a non-commutative op, and needs no fallback (np=5)"
     fi
     # Bruck's ceil(log2 p) steps against the fold's l + 2 and the ring's p - 1, for small vectors at p = 5
-    mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allgather,reduce_scatter_block --alg env --types int \
-        --counts 1,256
+    mpi 5 "${core_each[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allgather,reduce_scatter_block \
+        --alg env --types int --counts 1,256
     if [ $? -eq 0 ] && has '^hdring: allgather np=5 bytes=20 alg=bruck \(auto: cost model.s fastest for p=5 from 0 B ' &&
         has '^hdring: reduce_scatter_block np=5 bytes=20 alg=bruck \(auto: cost model.s fastest for p=5 from 0 B ' &&
         has '[1-9][0-9]* (cases|checks), 0 failures$'; then
@@ -361,7 +364,8 @@ suite_decision() {
     else
         fail "auto picks the Bruck allgather and reduce_scatter_block for small vectors at p=5 (np=5)"
     fi
-    mpi 5 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env --types int --counts 1000,40003
+    mpi 5 "${core_each[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env --types int \
+        --counts 1000,40003
     if [ $? -eq 0 ] && has '^hdring: allreduce np=5 bytes=4000 alg=[a-z_]+ \(auto: cost model.s fastest for p=5 from [0-9]+ B to ' &&
         has '[1-9][0-9]* (cases|checks), 0 failures$'; then
         pass "auto follows the cost model by default (np=5)"
@@ -380,19 +384,42 @@ suite_decision() {
     else
         fail "set thresholds override the model: small -> recursive_doubling, between -> model, large -> ring (np=5)"
     fi
-    # hdring_model --crossovers prints the plan the component follows: every traced range is one of its lines
+    # hdring_model --crossovers prints the plan the component follows: every traced range is one of its lines, with
+    # the cores the component found on this machine (the trace names them when 6 ranks have fewer)
     mpi 6 --mca coll_hdring_verbose 1 "$bin/hdring_check" --alg env --types int,double --counts 1,300,3000,30000,300000
-    local rc=$? ranges model missing=""
-    ranges=$(sed -n "s/^hdring: \([a-z_]*\) np=6 bytes=[0-9]* alg=\([a-z_]*\) (auto: cost model's fastest for p=6 from \([0-9]*\) B \(to [0-9]* B\|up\)\(; segments of [0-9]* B by the cost model\)\{0,1\})\$/\1 \2 \3 \4/p" "$LOG" |
+    local rc=$? ranges model missing="" cores
+    cores=$(sed -n "s/^hdring: [a-z_]* np=6 .*(auto: cost model's fastest for p=6 on 1 node, \([0-9]*\) cores each .*/\1/p" "$LOG" | head -1)
+    ranges=$(sed -n "s/^hdring: \([a-z_]*\) np=6 bytes=[0-9]* alg=\([a-z_]*\) (auto: cost model's fastest for p=6\( on 1 node, [0-9]* cores each\)\{0,1\} from \([0-9]*\) B \(to [0-9]* B\|up\)\(; segments of [0-9]* B by the cost model\)\{0,1\})\$/\1 \2 \4 \5/p" "$LOG" |
         sed 's/^reduce_scatter_block /reduce_scatter /' | sort -u)
-    model=$("${HDRING_MODEL:?}" --crossovers --coll all --p 6 | sed -n 's/^\([a-z_]*\) p=6: \([a-z_]*\) from \([0-9]*\) B \(to [0-9]* B\|up\) (cost model.s fastest)$/\1 \2 \3 \4/p')
+    model=$("${HDRING_MODEL:?}" --crossovers --coll all --p 6 --cores "${cores:-0}" | sed -n 's/^\([a-z_]*\) p=6: \([a-z_]*\) from \([0-9]*\) B \(to [0-9]* B\|up\) (cost model.s fastest)$/\1 \2 \3 \4/p')
     while read -r line; do
         grep -qxF "$line" <<<"$model" || missing="$missing; $line"
     done <<<"$ranges"
-    if [ $rc -eq 0 ] && [ "$(wc -l <<<"$ranges")" -ge 7 ] && [ -z "$missing" ] && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
-        pass "hdring_model --crossovers prints the ranges the trace shows ($(wc -l <<<"$ranges") ranges, np=6)"
+    if [ $rc -eq 0 ] && [ "$(wc -l <<<"$ranges")" -ge 6 ] && [ -z "$missing" ] && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "hdring_model --crossovers prints the ranges the trace shows ($(wc -l <<<"$ranges") ranges, np=6, ${cores:-6} cores)"
     else
         fail "hdring_model --crossovers prints the ranges the trace shows (np=6)" "not in hdring_model's output:$missing"
+    fi
+    # a node with fewer cores than ranks: the model charges steps that keep more ranks busy than cores (2 here)
+    # longer, so a binomial tree, one or two copies at a time, broadcasts 3 MB where a core per rank takes the
+    # scatter or the chain; 12 MB still goes down the chain
+    mpi 5 --mca coll_hdring_model_cores 2 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env \
+        --types int --counts 750000,3000000
+    if [ $? -eq 0 ] &&
+        has '^hdring: bcast np=5 bytes=3000000 alg=binomial \(auto: cost model.s fastest for p=5 on 1 node, 2 cores each from 0 B to ' &&
+        has '^hdring: bcast np=5 bytes=12000000 alg=chain \(auto: cost model.s fastest for p=5 on 1 node, 2 cores each from ' &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "coll_hdring_model_cores 2: binomial broadcasts 3 MB on 5 ranks, the chain 12 MB, and the trace names the cores"
+    else
+        fail "coll_hdring_model_cores 2: binomial broadcasts 3 MB on 5 ranks, the chain 12 MB, and the trace names the cores"
+    fi
+    mpi 5 "${core_each[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env --types int \
+        --counts 750000
+    if [ $? -eq 0 ] && ! has '^hdring: bcast np=5 bytes=3000000 alg=binomial' && ! has 'cores each' &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "coll_hdring_model_cores -1: a core per rank, and no binomial tree for 3 MB on 5 ranks"
+    else
+        fail "coll_hdring_model_cores -1: a core per rank, and no binomial tree for 3 MB on 5 ranks"
     fi
     check "no scratch cache (every call allocates its own): still correct (np=5)" 5 \
         --mca coll_hdring_scratch_cache_bytes 0 "$bin/hdring_check" --coll allreduce,reduce_scatter --quick
@@ -496,7 +523,8 @@ suite_topology() {
     # a malformed map is reported once and ignored
     mpi 4 --mca coll_hdring_node_map 0,x,1 --mca coll_hdring_verbose 1 "$bin/hdring_check" --alg env --coll allreduce --quick
     if [ $? -eq 0 ] && [ "$(grep -c 'coll_hdring_node_map is "0,x,1"' "$LOG")" -eq 1 ] &&
-        has '^hdring: communicator of 4 ranks on 1 node \(from the runtime' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        has '^hdring: communicator of 4 ranks on 1 node(, [0-9]+ cores each)? \(from the runtime' &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$'; then
         pass "a malformed node map is reported once and ignored (np=4)"
     else
         fail "a malformed node map is reported once and ignored (np=4)"

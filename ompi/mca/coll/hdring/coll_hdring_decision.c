@@ -152,10 +152,10 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
     } else {
         snprintf(upto, sizeof(upto), "to %zu B", choice->hi);
     }
-    if (m->topo.shape.nodes > 1) {
+    if (m->topo.shape.nodes > 1 || (m->topo.shape.cores > 0 && m->topo.shape.cores < m->topo.shape.ppn_max)) {
         char shape[64];
         hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
-        snprintf(where, sizeof(where), " across %s", shape);
+        snprintf(where, sizeof(where), " %s %s", m->topo.shape.nodes > 1 ? "across" : "on", shape);
     }
     describe_phases(choice, details, sizeof(details));
     if (0 != choice->segment) {

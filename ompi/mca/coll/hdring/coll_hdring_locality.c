@@ -14,6 +14,11 @@
  * them with one allgather, at creation. Every decision to exchange depends only on what all ranks know alike, so
  * all of them take it together.
  *
+ * Cores (for the cost model, coll_hdring_model_cores): the cores hwloc finds on this node, when every rank runs on
+ * it (the runtime's host names say so: one topology for all) or when the ranks exchange domains anyway (several
+ * nodes of several ranks: each sends its node's count with its domain, and all take the fewest). Otherwise a core
+ * per rank is assumed, alike on every rank.
+ *
  * The allgather is hdring's own (rhd, log2 p steps) over the PML, not the fallback module's: the communicator is
  * still being created, and han, for one, creates sub-communicators on its first collective, which cannot happen
  * inside another's creation (it hangs).
@@ -91,6 +96,16 @@ static int domain_of(const ompi_proc_t *proc)
     hwloc_bitmap_free(set);
     free(cpuset);
     return domain;
+}
+
+/* The cores of this node's topology (its PUs where it names no cores); 0 when there is no topology. */
+static int node_cores(void)
+{
+    if (OPAL_SUCCESS != opal_hwloc_base_get_topology()) {
+        return 0;
+    }
+    const int cores = hwloc_get_nbobjs_by_type(opal_hwloc_topology, HWLOC_OBJ_CORE);
+    return cores > 0 ? cores : hwloc_get_nbobjs_by_type(opal_hwloc_topology, HWLOC_OBJ_PU);
 }
 
 /* domain_of, asked once per process of this job (the runtime takes some 10 us per question, and every new
@@ -216,7 +231,7 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
     const int p = ompi_comm_size(comm), me = ompi_comm_rank(comm);
     int *node = malloc((size_t) p * sizeof(*node)), *domain = malloc((size_t) p * sizeof(*domain));
     int64_t *all = NULL;
-    int rc = OMPI_SUCCESS, source;
+    int rc = OMPI_SUCCESS, source, cores = 0; /* 0: a core per rank */
 
     if (NULL == node || NULL == domain) {
         free(node);
@@ -235,14 +250,18 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
             domain[r] = node[r] == node[me] ? cached_domain_of(proc_of(comm, r)) : NO_DOMAIN;
             nodes = node[r] >= nodes ? node[r] + 1 : nodes; /* named_nodes numbers them 0, 1, ... */
         }
-        if (nodes > 1 && nodes < p) { /* several nodes, several ranks on one of them */
+        if (nodes > 1 && nodes < p) { /* several nodes, several ranks on one of them: domain and cores */
             all = malloc((size_t) p * sizeof(*all));
-            const int64_t mine = domain[me];
+            const int64_t mine = (int64_t) node_cores() << 32 | (uint32_t) domain[me];
             rc = NULL == all ? OMPI_ERR_OUT_OF_RESOURCE : mca_coll_hdring_gather_values(m, comm, &mine, 1, all);
+            cores = INT32_MAX;
             for (int r = 0; OMPI_SUCCESS == rc && r < p; ++r) {
-                domain[r] = (int) all[r];
+                domain[r] = (int32_t) (uint32_t) all[r];
+                cores = (int) (all[r] >> 32) < cores ? (int) (all[r] >> 32) : cores;
             }
             source = 2;
+        } else if (1 == nodes) {
+            cores = node_cores();
         }
     } else {
         const ompi_proc_t *self = proc_of(comm, me);
@@ -259,6 +278,9 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
     }
     if (OMPI_SUCCESS == rc) {
         rc = HDRING_OK == hdring_topo_init(&m->topo, p, node, domain) ? OMPI_SUCCESS : OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    if (OMPI_SUCCESS == rc) { /* coll_hdring_model_cores: found (0), a core per rank (negative), or given */
+        m->topo.shape.cores = 0 == m->config.model_cores ? cores : m->config.model_cores < 0 ? 0 : m->config.model_cores;
     }
     if (OMPI_SUCCESS == rc && m->config.verbose >= 1 && 0 == me) {
         char shape[64];
