@@ -10,7 +10,8 @@
 #    in one job, into OUTDIR/compare.csv (more ranks than cores run oversubscribed, as they must).
 # 3. hdring_model --fit on that CSV: the parameters whose automatic choices lose least against the measured
 #    fastest algorithm, with warnings when a parameter sits at the edge of its search range or the data cannot
-#    pin it down; and hdring_model --regret: what the component's defaults lose on the same data.
+#    pin it down; and hdring_model --regret: what the component's defaults lose on the same data. Both count this
+#    machine's cores, as the component does.
 # Everything goes into OUTDIR (default perf/results/tune): calibrate.txt, compare.csv, compare.txt, fit.txt,
 # defaults.txt. Put the coll_hdring_model_* lines of fit.txt into $HOME/.openmpi/mca-params.conf (or the
 # system's openmpi-mca-params.conf) only if it printed no WARNING. Runs the component built in _build/. For the
@@ -38,7 +39,8 @@ rm -f "$outdir/compare.csv" "$outdir/compare.txt"
 
 # mpirun flags for NP ranks on this machine
 flags() {
-    local np=$1 f=(-np "$np" -x MALLOC_MMAP_THRESHOLD_=1073741824 -x MALLOC_TRIM_THRESHOLD_=1073741824)
+    local np=$1
+    local f=(-np "$np" -x MALLOC_MMAP_THRESHOLD_=1073741824 -x MALLOC_TRIM_THRESHOLD_=1073741824)
     [ "$np" -le "$(nproc)" ] || f+=(--oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
     [ "$(id -u)" -ne 0 ] || f+=(--allow-run-as-root)
     echo "${f[@]}"
@@ -53,9 +55,12 @@ for np in $nps; do
     mpirun $(flags "$np") _build/perf/hdring_ab --compare --rounds "$rounds" --csv "$outdir/compare.csv" \
         >>"$outdir/compare.txt"
 done
-echo "tune.sh: 3/3 fit"
-_build/perf/hdring_model --fit "$outdir/compare.csv" | tee "$outdir/fit.txt"
-_build/perf/hdring_model --regret "$outdir/compare.csv" >"$outdir/defaults.txt"
+# the component counts this node's cores (hwloc); the fit and the defaults' regret count the same
+cores=$(lscpu -p=core,socket 2>/dev/null | grep -v '^#' | sort -u | wc -l)
+[ "$cores" -gt 0 ] || cores=$(nproc)
+echo "tune.sh: 3/3 fit ($cores cores)"
+_build/perf/hdring_model --cores "$cores" --fit "$outdir/compare.csv" | tee "$outdir/fit.txt"
+_build/perf/hdring_model --cores "$cores" --regret "$outdir/compare.csv" >"$outdir/defaults.txt"
 echo "tune.sh: the component's defaults on the same data: $(head -1 "$outdir/defaults.txt" | sed 's/^# evaluated //')"
 if grep -q WARNING "$outdir/fit.txt"; then
     echo "tune.sh: the fit printed warnings (above): do not use its parameters as they are; measure more rank counts"
