@@ -643,7 +643,7 @@ static void check_size(MPI_Comm base, const placement_t *pl, const hdring_model_
             const int fastest = hdring_tune_fastest(&pts[k]);
             const double loss = pts[k].chosen / pts[k].time[fastest] - 1;
             if (hdring_tune_wrong(&pts[k], pts[k].chosen, TOLERANCE)) {
-                add_line(comments, "%s at %.0f B on %d ranks: the model's choice %.1f us, %s %.1f us (+%.0f%%; control "
+                add_line(comments, "%s at %.0f B on %d ranks: the model's choice %.3g us, %s %.3g us (+%.0f%%; control "
                          "%.0f%%)", checked_names[coll], pts[k].bytes, p, pts[k].chosen * 1e6, c.names[fastest],
                          pts[k].time[fastest] * 1e6, loss * 100, pts[k].noise * 100);
             }
