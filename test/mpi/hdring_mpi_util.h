@@ -10,12 +10,12 @@
 #include <mpi.h>
 #include <stdbool.h>
 
-/* Write an MCA variable through MPI_T: an enum by name ("ring"), an integer ("-1") or a double. Returns 0 on success,
- * 1 if the variable does not exist (hdring not loaded), -1 on any other error (printed). */
 /* Ends a program over its command line: with why NULL (--help) rank 0 prints the usage on stdout and every
  * rank exits 0; otherwise rank 0 prints why and the usage on stderr and the job aborts with status 2. */
 void util_usage_exit(const char *program, const char *usage, const char *why);
 
+/* Write an MCA variable through MPI_T: an enum by name ("ring"), an integer ("-1") or a double. Returns 0 on success,
+ * 1 if the variable does not exist (hdring not loaded), -1 on any other error (printed). */
 int util_cvar_write(const char *name, const char *value);
 
 /* The names of an enum MCA variable's values other than "auto", comma separated, into out (len bytes), in the
