@@ -17,6 +17,13 @@
  *   --colls LIST   collectives to check (default: all five)
  *   --sizes LIST   message sizes in bytes (default 8,64,1024,4096,65536)
  *
+ * --starve-bcast-root checks instead what a bcast does when its root cannot allocate: for every bcast algorithm
+ * and auto, a 64 KiB message of a non-contiguous datatype (which the algorithms that cut it pack into scratch,
+ * allocated per call here), broadcast once while every allocation of the root outside the PML fails. Either
+ * every rank returns success with the right data, or every rank returns an error (MPI_ERRORS_RETURN): none may
+ * wait forever (the run's time limit catches that) or take wrong data for right. The root must fail for at
+ * least the algorithms that pack; and a bcast after it must deliver the right data everywhere.
+ *
  * Prints "hdring_allocs: <n> checks, <m> failures" on rank 0; exit status 0 only without failures.
  */
 #define _GNU_SOURCE
@@ -43,6 +50,7 @@ extern void __libc_free(void *ptr);
  * window's stores around it */
 static __thread volatile int counting; /* this thread is inside a measured window */
 static __thread volatile long allocations, below; /* below: inside the PML and its transports */
+static __thread volatile int starving; /* this thread's allocations outside the PML fail */
 
 /* The address ranges of the PML and transport components, found once they are loaded. */
 #define MAX_RANGES 256
@@ -85,8 +93,17 @@ static bool from_transport(void)
     return false;
 }
 
-static void counted(void)
+/* Counts an allocation; false when it must fail. */
+static bool admitted(void)
 {
+    if (starving) {
+        starving = 0; /* backtrace must not starve itself */
+        const bool refused = !from_transport();
+        starving = 1;
+        allocations += refused;
+        errno = refused ? ENOMEM : errno;
+        return !refused;
+    }
     if (counting) {
         counting = 0; /* backtrace must not count itself */
         if (from_transport()) {
@@ -96,33 +113,18 @@ static void counted(void)
         }
         counting = 1;
     }
+    return true;
 }
 
-void *malloc(size_t size)
-{
-    counted();
-    return __libc_malloc(size);
-}
+void *malloc(size_t size) { return admitted() ? __libc_malloc(size) : NULL; }
 
-void *calloc(size_t n, size_t size)
-{
-    counted();
-    return __libc_calloc(n, size);
-}
+void *calloc(size_t n, size_t size) { return admitted() ? __libc_calloc(n, size) : NULL; }
 
-void *realloc(void *ptr, size_t size)
-{
-    counted();
-    return __libc_realloc(ptr, size);
-}
+void *realloc(void *ptr, size_t size) { return admitted() ? __libc_realloc(ptr, size) : NULL; }
 
 void free(void *ptr) { __libc_free(ptr); }
 
-void *memalign(size_t alignment, size_t size)
-{
-    counted();
-    return __libc_memalign(alignment, size);
-}
+void *memalign(size_t alignment, size_t size) { return admitted() ? __libc_memalign(alignment, size) : NULL; }
 
 void *aligned_alloc(size_t alignment, size_t size) { return memalign(alignment, size); }
 
@@ -223,6 +225,115 @@ static void check_one(int coll, const char *alg, size_t bytes, double *in, doubl
     }
 }
 
+/* ---- a bcast root that cannot allocate ---- */
+
+#define STARVED_ELEMS 8192 /* 64 KiB of doubles, each followed by a gap */
+
+/* The message through a vector type: element i of the message at buf[2 i]. */
+static int starved_bcast(MPI_Comm comm, MPI_Datatype every_other, double *buf, int root, int round, bool starve)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    for (int i = 0; i < STARVED_ELEMS; ++i) {
+        buf[2 * i] = rank == root ? round * 1e6 + i : -1;
+    }
+    starving = starve && rank == root;
+    allocations = 0;
+    const int rc = MPI_Bcast(buf, 1, every_other, root, comm);
+    starving = 0;
+    return rc;
+}
+
+static bool starved_data_right(const double *buf, int round)
+{
+    for (int i = 0; i < STARVED_ELEMS; ++i) {
+        if (buf[2 * i] != round * 1e6 + i) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* One algorithm: returns whether the root failed. */
+static bool check_starved_root(const char *alg, MPI_Datatype every_other, double *buf)
+{
+    MPI_Comm comm;
+    const int root = world_size - 1;
+    util_cvar_write("coll_hdring_bcast_algorithm", alg);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+
+    int rc = starved_bcast(comm, every_other, buf, root, 1, false); /* warm-up: plans and tables built */
+    const int rc_starved = starved_bcast(comm, every_other, buf, root, 2, true);
+    const long refused = allocations;
+    const bool right = MPI_SUCCESS == rc_starved && starved_data_right(buf, 2);
+    const int rc_after = starved_bcast(comm, every_other, buf, root, 3, false);
+    const bool right_after = MPI_SUCCESS == rc && MPI_SUCCESS == rc_after && starved_data_right(buf, 3);
+    MPI_Comm_free(&comm);
+    util_cvar_write("coll_hdring_bcast_algorithm", "auto");
+
+    const long root_failed = util_sum(MPI_COMM_WORLD, world_rank == root && MPI_SUCCESS != rc_starved);
+    const long failed = util_sum(MPI_COMM_WORLD, MPI_SUCCESS != rc_starved);
+    const long wrong = util_sum(MPI_COMM_WORLD, MPI_SUCCESS == rc_starved && !right);
+    const long wrong_after = util_sum(MPI_COMM_WORLD, !right_after);
+    const long refused_at_root = util_sum(MPI_COMM_WORLD, world_rank == root ? refused : 0);
+    checks += 3;
+    if (0 == world_rank) {
+        printf("bcast alg=%s, root %d starved (%ld allocations refused there): %s\n", alg, root, refused_at_root,
+               0 == failed ? "every rank succeeded" : root_failed ? "every rank failed" : "ranks but the root failed");
+    }
+    if (0 != failed && failed != world_size) {
+        ++failures;
+        if (0 == world_rank) {
+            printf("FAIL bcast alg=%s: %ld of %d ranks returned an error, the others success\n", alg, failed,
+                   world_size);
+        }
+    }
+    if (0 != wrong) {
+        ++failures;
+        if (0 == world_rank) {
+            printf("FAIL bcast alg=%s: %ld ranks returned success with wrong data\n", alg, wrong);
+        }
+    }
+    if (0 != wrong_after) {
+        ++failures;
+        if (0 == world_rank) {
+            printf("FAIL bcast alg=%s: the bcast after the starved one failed or was wrong on %ld ranks\n", alg,
+                   wrong_after);
+        }
+    }
+    return 0 != root_failed;
+}
+
+/* Every bcast algorithm and auto; the ones that pack must have failed at the root, or nothing was tested. */
+static void check_starved_roots(void)
+{
+    char algs[1024], list[1100];
+    MPI_Datatype every_other;
+    double *buf = calloc(2 * STARVED_ELEMS, sizeof(double));
+    MPI_Type_vector(STARVED_ELEMS, 1, 2, MPI_DOUBLE, &every_other);
+    MPI_Type_commit(&every_other);
+    if (0 != util_cvar_write("coll_hdring_scratch_cache_bytes", "0") ||
+        0 != util_cvar_enum_names("coll_hdring_bcast_algorithm", algs, sizeof(algs))) {
+        printf("hdring_allocs: cannot set coll_hdring_ parameters (is coll/hdring loaded?)\n");
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    }
+    snprintf(list, sizeof(list), "auto,%s", algs);
+    for (char *alg = strtok(list, ","); NULL != alg; alg = strtok(NULL, ",")) {
+        const bool packs = 0 != strcmp(alg, "auto") && NULL == strstr(alg, "binomial");
+        const bool root_failed = check_starved_root(alg, every_other, buf);
+        ++checks;
+        if (packs && !root_failed) {
+            ++failures;
+            if (0 == world_rank) {
+                printf("FAIL bcast alg=%s packs, yet its starved root did not fail: nothing was tested\n", alg);
+            }
+        }
+    }
+    MPI_Type_free(&every_other);
+    free(buf);
+}
+
 /* The counting must see an allocation made inside the window, through the library's own path too. */
 static void check_counting(void)
 {
@@ -242,12 +353,13 @@ static void check_counting(void)
 
 static void usage(const char *why)
 {
-    util_usage_exit("hdring_allocs", "[--colls LIST] [--sizes LIST]", why);
+    util_usage_exit("hdring_allocs", "[--colls LIST] [--sizes LIST] | --starve-bcast-root", why);
 }
 
 int main(int argc, char **argv)
 {
     const char *colls = NULL, *sizes = "8,64,1024,4096,65536";
+    bool starve_bcast_root = false;
     int provided;
 
     MPI_Init(&argc, &argv);
@@ -259,6 +371,8 @@ int main(int argc, char **argv)
             colls = argv[++i];
         } else if (0 == strcmp(argv[i], "--sizes") && i + 1 < argc) {
             sizes = argv[++i];
+        } else if (0 == strcmp(argv[i], "--starve-bcast-root")) {
+            starve_bcast_root = true;
         } else if (0 == strcmp(argv[i], "--help")) {
             usage(NULL);
         } else {
@@ -286,7 +400,10 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 3);
     }
     check_counting();
-    for (int coll = 0; coll < UTIL_NCOLLS; ++coll) {
+    if (starve_bcast_root) {
+        check_starved_roots();
+    }
+    for (int coll = 0; coll < UTIL_NCOLLS && !starve_bcast_root; ++coll) {
         char var[96], algs[1024];
         if (NULL != colls && !util_listed(colls, util_coll_names[coll])) {
             continue;

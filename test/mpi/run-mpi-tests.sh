@@ -198,6 +198,11 @@ suite_foundation() {
     done
     check "no allocation per call in steady state, np=17 (binary blocks hand 16 pieces to one rank)" \
         17 "$bin/hdring_allocs" --sizes 64,4096
+    # a bcast root that cannot allocate its packing buffer: every rank returns an error, none waits for it
+    for np in 2 5 8; do
+        check "bcast root out of memory: all ranks fail, none waits, the next bcast is right, np=$np (every algorithm)" \
+            "$np" "$bin/hdring_allocs" --starve-bcast-root
+    done
 
     # declined cases: the fallback answers, and the trace says so
     mpi 4 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg ring --counts 5

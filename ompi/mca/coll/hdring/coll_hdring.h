@@ -243,7 +243,8 @@ typedef struct mca_coll_hdring_pml {
         int n;
         struct ompi_datatype_t *type;
     } same_bytes;
-    int error;                /* Open MPI error behind HDRING_ERR_TRANSPORT */
+    int error;                /* Open MPI error behind HDRING_ERR_TRANSPORT, or the reason it is poisoned */
+    bool poisoned;            /* the call failed somewhere: empty messages, no local work (pml_poison) */
     struct {                  /* messages started and not yet waited for (hdring_isend, hdring_irecv) */
         uint32_t used;        /* bit i: slot i holds one */
         uint32_t receives;    /* bit i: it is a receive */
@@ -263,7 +264,13 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t
  * 15% slower for 64 KiB to 4 MiB. */
 void mca_coll_hdring_pml_same_bytes(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf, int n,
                                     struct ompi_datatype_t *type);
-/* Open MPI error code for a kernel's return value. */
+/* Runs the rest of the call poisoned: every message it sends or receives is empty (no buffer is touched) and
+ * reductions and copies do nothing, so the peers still find each message of the schedule and no rank waits
+ * forever. A rank that receives an empty message where it expects data is poisoned by it (OMPI_ERROR) and
+ * passes the poison on. For a rank that fails before its data exist where every other rank's data come from
+ * it: a bcast root that cannot pack the message. */
+void mca_coll_hdring_pml_poison(mca_coll_hdring_pml_t *t, int ompi_error);
+/* Open MPI error code for a kernel's return value; a poisoned call's reason whatever the kernel returned. */
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc);
 /* Withdraws the messages a failed kernel left in flight: receives cancelled, sends completed (scratch_release). */
 void mca_coll_hdring_pml_withdraw(mca_coll_hdring_pml_t *t);

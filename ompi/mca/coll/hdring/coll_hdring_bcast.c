@@ -7,7 +7,9 @@
  * Ranks may describe the message with different (count, datatype) pairs of the same type signature, so the
  * scatter and pipelined algorithms, which cut the message into pieces, work on its bytes: in place when the
  * datatype lays them out contiguously, otherwise packed into the module's scratch (the root packs before, the
- * others unpack after).
+ * others unpack after). A root that cannot pack (no memory for it) still runs the algorithm, poisoned
+ * (mca_coll_hdring_pml_poison): its empty messages reach every other rank, which all return an error instead
+ * of waiting for data that will never come.
  * Binomial sends the message whole and uses the caller's description as it is.
  */
 #include "ompi_config.h"
@@ -69,7 +71,10 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, const mca_coll_hdring_choice
             rc = convert(buf, count, dtype, packed, bytes, true);
         }
     }
-    if (OMPI_SUCCESS == rc) {
+    if (OMPI_SUCCESS != rc && is_root) {
+        mca_coll_hdring_pml_poison(&t, rc);
+    }
+    if (OMPI_SUCCESS == rc || is_root) {
         rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice->alg, &args));
     }
     if (OMPI_SUCCESS == rc && !contiguous && !is_root) {

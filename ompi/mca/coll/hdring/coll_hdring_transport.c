@@ -50,6 +50,10 @@ typedef mca_coll_hdring_pml_msg_t pml_message_t;
 static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg,
                        bool is_send, pml_message_t *out)
 {
+    if (t->poisoned) { /* an empty message: no buffer needed */
+        *out = (pml_message_t) {.addr = NULL, .n = 0, .type = t->dtype, .derived = false};
+        return OMPI_SUCCESS;
+    }
     const hdring_loc_t at = hdring_view_loc(x->view, msg->at);
     if (is_send && NULL != t->same_bytes.buf && HDRING_BUF_OUT == at.buf && t->same_bytes.off == at.off
         && t->same_bytes.count == msg->count) {
@@ -91,6 +95,16 @@ static int pml_message(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x, 
     return rc;
 }
 
+/* A receive that found an empty message where it expected data: the sender was poisoned (pml_poison). */
+static void check_received(mca_coll_hdring_pml_t *t, const pml_message_t *m, const ompi_status_public_t *status)
+{
+    size_t type_size;
+    ompi_datatype_type_size(m->type, &type_size);
+    if (0 == status->_ucount && 0 != m->n && 0 != type_size) {
+        mca_coll_hdring_pml_poison(t, OMPI_ERROR);
+    }
+}
+
 /* Once the PML is done with the message. */
 static void pml_message_release(pml_message_t *m)
 {
@@ -130,10 +144,13 @@ static int blocking_send(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, cons
 static int blocking_recv(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg)
 {
     pml_message_t m;
+    ompi_status_public_t status;
     int rc = pml_message(t, x, msg, false, &m);
     if (OMPI_SUCCESS == rc) {
-        rc = MCA_PML_CALL(recv(m.addr, m.n, m.type, comm_rank_of(t, x, msg->peer), t->tag, t->comm,
-                               MPI_STATUS_IGNORE));
+        rc = MCA_PML_CALL(recv(m.addr, m.n, m.type, comm_rank_of(t, x, msg->peer), t->tag, t->comm, &status));
+        if (OMPI_SUCCESS == rc) {
+            check_received(t, &m, &status);
+        }
         pml_message_release(&m);
     }
     return rc;
@@ -149,6 +166,7 @@ static int exchange_simple(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, co
 {
     pml_message_t r;
     ompi_request_t *req;
+    ompi_status_public_t status;
     int rc;
 
     if (NULL == send) {
@@ -162,7 +180,10 @@ static int exchange_simple(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, co
             if (OMPI_SUCCESS != rc) { /* withdraw the receive: the caller may free its buffer */
                 ompi_request_cancel(req);
             }
-            const int recv_rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
+            const int recv_rc = ompi_request_wait(&req, &status);
+            if (OMPI_SUCCESS == rc && OMPI_SUCCESS == recv_rc) {
+                check_received(t, &r, &status);
+            }
             pml_message_release(&r);
             rc = OMPI_SUCCESS != rc ? rc : recv_rc;
         }
@@ -176,6 +197,7 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
     mca_coll_hdring_pml_t *t = x->ctx;
     ompi_request_t *stack_reqs[STACK_REQUESTS], **reqs = stack_reqs;
     pml_message_t stack_msgs[STACK_REQUESTS], *msgs = stack_msgs;
+    ompi_status_public_t stack_statuses[STACK_REQUESTS], *statuses = stack_statuses;
     const hdring_msg_t *one_send = NULL, *one_recv = NULL;
     int nonempty = 0, nreqs = 0, nrecv_reqs, rc = OMPI_SUCCESS;
 
@@ -196,7 +218,8 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
     if (nonempty > STACK_REQUESTS) {
         reqs = hdring_take(x, (size_t) nonempty, sizeof(*reqs));
         msgs = hdring_take(x, (size_t) nonempty, sizeof(*msgs));
-        if (NULL == reqs || NULL == msgs) {
+        statuses = hdring_take(x, (size_t) nonempty, sizeof(*statuses));
+        if (NULL == reqs || NULL == msgs || NULL == statuses) {
             return transport_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
         }
     }
@@ -215,7 +238,10 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
         }
     }
     if (OMPI_SUCCESS == rc) {
-        rc = ompi_request_wait_all((size_t) nreqs, reqs, MPI_STATUSES_IGNORE);
+        rc = ompi_request_wait_all((size_t) nreqs, reqs, statuses);
+        for (int i = 0; i < nrecv_reqs && OMPI_SUCCESS == rc; ++i) {
+            check_received(t, &msgs[i], &statuses[i]);
+        }
     } else {
         /* A post failed: withdraw the posted receives, whose buffers the caller may free once it has the
          * error, and let the posted sends complete on their own. */
@@ -266,6 +292,7 @@ static int pml_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
 {
     mca_coll_hdring_pml_t *t = x->ctx;
     ompi_request_t *waiting[HDRING_MAX_INFLIGHT];
+    ompi_status_public_t statuses[HDRING_MAX_INFLIGHT];
     int slots[HDRING_MAX_INFLIGHT], count = 0, rc = OMPI_SUCCESS;
 
     for (int i = 0; i < n; ++i) {
@@ -276,11 +303,14 @@ static int pml_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
         }
     }
     if (1 == count) {
-        rc = ompi_request_wait(&waiting[0], MPI_STATUS_IGNORE);
+        rc = ompi_request_wait(&waiting[0], &statuses[0]);
     } else if (count > 1) {
-        rc = ompi_request_wait_all((size_t) count, waiting, MPI_STATUSES_IGNORE);
+        rc = ompi_request_wait_all((size_t) count, waiting, statuses);
     }
     for (int i = 0; i < count; ++i) {
+        if (OMPI_SUCCESS == rc && (t->inflight.receives & 1u << slots[i])) {
+            check_received(t, &t->inflight.msg[slots[i]], &statuses[i]);
+        }
         settle(t, slots[i]);
     }
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
@@ -343,13 +373,13 @@ static int pml_reduce(const hdring_xport_t *x, hdring_loc_t left_at, hdring_loc_
                       size_t count, unsigned flags)
 {
     mca_coll_hdring_pml_t *t = x->ctx;
+    if (0 == count || t->poisoned) {
+        return HDRING_OK;
+    }
     char *left = loc_addr(t, hdring_view_loc(x->view, left_at)), *right = loc_addr(t, hdring_view_loc(x->view, right_at));
     char *dst = loc_addr(t, hdring_view_loc(x->view, dst_at));
     int rc = OMPI_SUCCESS;
 
-    if (0 == count) {
-        return HDRING_OK;
-    }
     if (dst == right) {
         ompi_op_reduce(t->op, left, right, count, t->dtype); /* canonical */
     } else if (dst == left) {
@@ -368,7 +398,7 @@ static int pml_reduce(const hdring_xport_t *x, hdring_loc_t left_at, hdring_loc_
 static int pml_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count)
 {
     mca_coll_hdring_pml_t *t = x->ctx;
-    int rc = 0 == count ? OMPI_SUCCESS
+    int rc = 0 == count || t->poisoned ? OMPI_SUCCESS
                         : copy_range(t, loc_addr(t, hdring_view_loc(x->view, dst)), loc_addr(t, hdring_view_loc(x->view, src)),
                                      count);
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
@@ -407,6 +437,7 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t
     t->same_bytes.buf = NULL;
     t->same_bytes.type = NULL;
     t->error = OMPI_SUCCESS;
+    t->poisoned = false;
     t->inflight.used = 0;
     t->xport.ops = &pml_ops;
     t->xport.ctx = t;
@@ -415,8 +446,17 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t
     t->xport.view = NULL;
 }
 
+void mca_coll_hdring_pml_poison(mca_coll_hdring_pml_t *t, int ompi_error)
+{
+    t->poisoned = true;
+    t->error = ompi_error;
+}
+
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc)
 {
+    if (t->poisoned) {
+        return t->error;
+    }
     switch (rc) {
     case HDRING_OK:
         return OMPI_SUCCESS;
