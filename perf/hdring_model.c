@@ -14,7 +14,8 @@
  * for its ranks (the trace's "C cores each"; 0, the default: a core per rank).
  * MODEL: --latency-us US --bandwidth-mbs MBS --reduce-mbs MBS (coll_hdring_model_*: within a node) and
  * --network-latency-us US --network-bandwidth-mbs MBS [--network-exchange-mbs MBS] (coll_hdring_model_network_*:
- * between nodes); defaults: the component's. --network (before --fit) reads the fit as the network parameters.
+ * between nodes), --eager-bytes B and --network-eager-bytes B (the largest message sent without a rendezvous;
+ * 0: none); defaults: the component's. --network (before --fit) reads the fit as the network parameters.
  *
  * The tables give each algorithm's predicted time in microseconds for every p and size (bytes: the whole vector,
  * as coll_hdring_verbose reports it). --crossovers prints the plan the component builds for that p: the
@@ -48,6 +49,7 @@ typedef struct options {
     double bytes[MAX_LIST];
     int nbytes;
     double latency_us, bandwidth_mbs, reduce_mbs, network_latency_us, network_bandwidth_mbs, network_exchange_mbs;
+    double eager_bytes, network_eager_bytes;
     size_t small, large;
     bool crossovers, network;
 } options_t;
@@ -60,7 +62,8 @@ static const char usage_text[] =
     "       hdring_model [MODEL] --regret FILE.csv\n"
     "SHAPE: --nodes N [--ppn L] [--mapping slot|node] [--cores C]\n"
     "MODEL: [--latency-us US] [--bandwidth-mbs MBS] [--reduce-mbs MBS] [--network-latency-us US]\n"
-    "       [--network-bandwidth-mbs MBS] [--network-exchange-mbs MBS] (defaults: the component's)\n"
+    "       [--network-bandwidth-mbs MBS] [--network-exchange-mbs MBS] [--eager-bytes B]\n"
+    "       [--network-eager-bytes B] (defaults: the component's)\n"
     "NAME: allreduce, reduce_scatter (also reduce_scatter_block), allgather, bcast\n";
 
 static void usage(const char *why)
@@ -113,7 +116,8 @@ static int coll_of(const char *name, hdring_coll_t *coll)
 static hdring_model_t model(const options_t *o, int p)
 {
     const hdring_model_units_t units = {o->latency_us,         o->bandwidth_mbs,         o->reduce_mbs,
-                                        o->network_latency_us, o->network_bandwidth_mbs, o->network_exchange_mbs};
+                                        o->network_latency_us, o->network_bandwidth_mbs, o->network_exchange_mbs,
+                                        o->eager_bytes,        o->network_eager_bytes};
     hdring_shape_t shape = hdring_shape_single(p);
     shape.cores = o->cores;
     if (o->nodes > 0) {
@@ -314,7 +318,8 @@ static void report(const char *what, int n, const char *file, double sum, double
 static void evaluate(const char *file, const options_t *o)
 {
     static point_t pts[MAX_POINTS];
-    const hdring_cost_params_t c = hdring_cost_params_of(o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
+    hdring_cost_params_t c = hdring_cost_params_of(o->latency_us, o->bandwidth_mbs, o->reduce_mbs);
+    c.eager = o->eager_bytes;
     double worst = 0;
     const int n = read_points(file, pts);
     if (0 == n) {
@@ -372,7 +377,7 @@ static void warn_axis(const axis_t *ax, int at, const double *sums, double best,
     }
 }
 
-static void fit(const char *file, const char *prefix, int cores)
+static void fit(const char *file, const char *prefix, int cores, double eager)
 {
     static point_t pts[MAX_POINTS];
     axis_t ax[3] = {{"latency_us", 0.05, 200, 1.25, {0}, 0},
@@ -392,7 +397,8 @@ static void fit(const char *file, const char *prefix, int cores)
     for (int i = 0; i < ax[0].n; ++i) {
         for (int j = 0; j < ax[1].n; ++j) {
             for (int k = 0; k < ax[2].n; ++k) {
-                const hdring_cost_params_t c = hdring_cost_params_of(ax[0].v[i], ax[1].v[j], ax[2].v[k]);
+                hdring_cost_params_t c = hdring_cost_params_of(ax[0].v[i], ax[1].v[j], ax[2].v[k]);
+                c.eager = eager;
                 double worst = 0;
                 const double sum = total_regret(pts, n, &c, cores, &worst);
                 if (sum < best) {
@@ -409,7 +415,8 @@ static void fit(const char *file, const char *prefix, int cores)
         for (int i = 0; i < ax[k].n; ++i) {
             double v[3] = {ax[0].v[arg[0]], ax[1].v[arg[1]], ax[2].v[arg[2]]};
             v[k] = ax[k].v[i];
-            const hdring_cost_params_t c = hdring_cost_params_of(v[0], v[1], v[2]);
+            hdring_cost_params_t c = hdring_cost_params_of(v[0], v[1], v[2]);
+            c.eager = eager;
             sums[i] = total_regret(pts, n, &c, cores, &worst);
         }
         warn_axis(&ax[k], arg[k], sums, best, n);
@@ -426,6 +433,8 @@ int main(int argc, char **argv)
                    .reduce_mbs = HDRING_DEFAULT_REDUCE_MBS,
                    .network_latency_us = HDRING_DEFAULT_NETWORK_LATENCY_US,
                    .network_bandwidth_mbs = HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS,
+                   .eager_bytes = HDRING_DEFAULT_EAGER_BYTES,
+                   .network_eager_bytes = HDRING_DEFAULT_NETWORK_EAGER_BYTES,
                    .ppn = 1};
     double tmp[MAX_LIST];
 
@@ -454,7 +463,7 @@ int main(int argc, char **argv)
         static const char *const with_value[] = {
             "--fit", "--regret", "--coll", "--p", "--bytes", "--latency-us", "--bandwidth-mbs", "--reduce-mbs",
             "--small-bytes", "--large-bytes", "--nodes", "--ppn", "--mapping", "--cores", "--network-latency-us",
-            "--network-bandwidth-mbs", "--network-exchange-mbs"};
+            "--network-bandwidth-mbs", "--network-exchange-mbs", "--eager-bytes", "--network-eager-bytes"};
         bool known = false;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); ++k) {
             known |= 0 == strcmp(arg, with_value[k]);
@@ -466,7 +475,7 @@ int main(int argc, char **argv)
         }
         ++i;
         if (0 == strcmp(arg, "--fit")) {
-            fit(val, o.network ? "network_" : "", o.cores);
+            fit(val, o.network ? "network_" : "", o.cores, o.network ? o.network_eager_bytes : o.eager_bytes);
             return 0;
         } else if (0 == strcmp(arg, "--regret")) {
             evaluate(val, &o);
@@ -504,6 +513,10 @@ int main(int argc, char **argv)
             o.network_bandwidth_mbs = number(val, arg);
         } else if (0 == strcmp(arg, "--network-exchange-mbs")) {
             o.network_exchange_mbs = number(val, arg);
+        } else if (0 == strcmp(arg, "--eager-bytes")) {
+            o.eager_bytes = number(val, arg);
+        } else if (0 == strcmp(arg, "--network-eager-bytes")) {
+            o.network_eager_bytes = number(val, arg);
         } else if (0 == strcmp(arg, "--nodes") || 0 == strcmp(arg, "--ppn")) {
             const double v = number(val, arg);
             if (v < 1 || v > 65536 || v != (int) v) {

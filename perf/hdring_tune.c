@@ -546,7 +546,9 @@ static bool units_in_force(hdring_model_units_t *u)
            0 == util_cvar_read_double("coll_hdring_model_reduce_mbs", &u->reduce_mbs) &&
            0 == util_cvar_read_double("coll_hdring_model_network_latency_us", &u->network_latency_us) &&
            0 == util_cvar_read_double("coll_hdring_model_network_bandwidth_mbs", &u->network_bandwidth_mbs) &&
-           0 == util_cvar_read_double("coll_hdring_model_network_exchange_mbs", &u->network_exchange_mbs);
+           0 == util_cvar_read_double("coll_hdring_model_network_exchange_mbs", &u->network_exchange_mbs) &&
+           0 == util_cvar_read_double("coll_hdring_model_eager_bytes", &u->eager_bytes) &&
+           0 == util_cvar_read_double("coll_hdring_model_network_eager_bytes", &u->network_eager_bytes);
 }
 
 /* Where the first p ranks sit, as the component sees them (hdring_topo.h; one domain per node). */

@@ -407,16 +407,16 @@ suite_decision() {
     fi
     # a node with fewer cores than ranks: the model charges steps that keep more ranks busy than cores (2 here)
     # longer, so a binomial tree, one or two copies at a time, broadcasts 3 MB where a core per rank takes the
-    # scatter or the chain; 12 MB still goes down the chain
+    # scatter; 28 MB still goes down the chain
     mpi 5 --mca coll_hdring_model_cores 2 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env \
-        --types int --counts 750000,3000000
+        --types int --counts 750000,7000000
     if [ $? -eq 0 ] &&
         has '^hdring: bcast np=5 bytes=3000000 alg=binomial \(auto: cost model.s fastest for p=5 on 1 node, 2 cores each from 0 B to ' &&
-        has '^hdring: bcast np=5 bytes=12000000 alg=chain \(auto: cost model.s fastest for p=5 on 1 node, 2 cores each from ' &&
+        has '^hdring: bcast np=5 bytes=28000000 alg=chain \(auto: cost model.s fastest for p=5 on 1 node, 2 cores each from ' &&
         has '[1-9][0-9]* (cases|checks), 0 failures$'; then
-        pass "coll_hdring_model_cores 2: binomial broadcasts 3 MB on 5 ranks, the chain 12 MB, and the trace names the cores"
+        pass "coll_hdring_model_cores 2: binomial broadcasts 3 MB on 5 ranks, the chain 28 MB, and the trace names the cores"
     else
-        fail "coll_hdring_model_cores 2: binomial broadcasts 3 MB on 5 ranks, the chain 12 MB, and the trace names the cores"
+        fail "coll_hdring_model_cores 2: binomial broadcasts 3 MB on 5 ranks, the chain 28 MB, and the trace names the cores"
     fi
     mpi 5 "${core_each[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env --types int \
         --counts 750000

@@ -13,13 +13,14 @@
 #include <stdlib.h>
 
 #include "hdring_cost.h"
+#include "hdring_defaults.h"
 #include "sim_harness.h"
 
 static const hdring_cost_params_t param_sets[] = {
-    {1, 0, 0, 0},          /* steps on the critical path */
-    {0, 1, 0, 1},          /* bytes moved on it */
-    {0, 0, 1, 0},          /* bytes reduced on it */
-    {1, 1e-3, 3e-4, 1e-3}, /* a mix */
+    {1, 0, 0, 0, 0},          /* steps on the critical path (the simulator has no rendezvous: eager 0) */
+    {0, 1, 0, 1, 0},          /* bytes moved on it */
+    {0, 0, 1, 0, 0},          /* bytes reduced on it */
+    {1, 1e-3, 3e-4, 1e-3, 0}, /* a mix */
 };
 #define NPARAMS ((int) (sizeof(param_sets) / sizeof(param_sets[0])))
 
@@ -161,7 +162,7 @@ END_TEST
 /* Bytes per rank, exactly, where the model gives them. */
 START_TEST(model_volume_matches_simulator)
 {
-    const hdring_cost_params_t c = {1, 0, 0, 0};
+    const hdring_cost_params_t c = {1, 0, 0, 0, 0};
     for (int p = 2; p <= 40; ++p) {
         const size_t count = even_count(p);
         const double n = (double) count * 8;
@@ -191,7 +192,7 @@ END_TEST
 
 START_TEST(ring_moves_2_p_minus_1_over_p_n_per_rank)
 {
-    const hdring_cost_params_t c = {1, 0, 0, 0};
+    const hdring_cost_params_t c = {1, 0, 0, 0, 0};
     for (int p = 2; p <= 33; ++p) {
         const size_t count = 5 * (size_t) p; /* n = 40 p bytes */
         size_t *blocks = malloc((size_t) p * sizeof(*blocks));
@@ -210,7 +211,7 @@ END_TEST
 
 START_TEST(rhd_on_2_to_the_k_ranks_takes_2k_steps)
 {
-    const hdring_cost_params_t c = {1, 0, 0, 0};
+    const hdring_cost_params_t c = {1, 0, 0, 0, 0};
     for (int k = 1; k <= 10; ++k) {
         const int p = 1 << k;
         size_t *blocks = malloc((size_t) p * sizeof(*blocks));
@@ -265,7 +266,7 @@ END_TEST
 START_TEST(binary_blocks_leave_no_rank_idle)
 {
     const int ps[] = {3, 5, 6, 7, 10, 12, 14, 24, 28, 48, 96};
-    const hdring_cost_params_t c = {1, 1e-3, 5e-4, 1e-3};
+    const hdring_cost_params_t c = {1, 1e-3, 5e-4, 1e-3, 0};
     for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); ++i) {
         const int p = ps[i];
         size_t *blocks = malloc((size_t) p * sizeof(*blocks));
@@ -301,7 +302,7 @@ END_TEST
  * is charged the exchange rate exactly when a rank sends to the rank it receives from. */
 static double on_nodes(hdring_alg_t alg, int p, double n)
 {
-    const hdring_cost_params_t local = {0, 0, 0, 0};
+    const hdring_cost_params_t local = {0, 0, 0, 0, 0};
     hdring_model_t m = hdring_model_single(p, false, &local);
     m.network.alpha = 0;
     m.network.beta = 1;
@@ -348,7 +349,7 @@ static double ring_across_nodes(hdring_alg_t alg, int p, size_t count, size_t se
                       hdring_alg_name(alg), p, segment, r, idle);
     }
     result_free(&res);
-    const hdring_cost_params_t c = {0, 0, local.gamma, 0};
+    const hdring_cost_params_t c = {0, 0, local.gamma, 0, 0};
     hdring_model_t m = hdring_model_single(p, false, &c);
     m.network.alpha = network.alpha;
     m.network.beta = m.network.exchange = network.beta;
@@ -399,7 +400,7 @@ END_TEST
  * 16 to 64 of them. */
 START_TEST(pipelines_idle_only_while_they_fill)
 {
-    const hdring_cost_params_t c = {1, 1e-2, 3e-3, 1e-2};
+    const hdring_cost_params_t c = {1, 1e-2, 3e-3, 1e-2, 0};
     size_t blocks[64];
     for (int p = 2; p <= 40; ++p) {
         const size_t count = 128 * (size_t) p, seg = 8;
@@ -445,7 +446,7 @@ END_TEST
  * chain its (p-1)/C, and a fold only where its pairs outnumber the cores. */
 static double on_cores(hdring_alg_t alg, int p, int cores, double n)
 {
-    const hdring_cost_params_t c = {1, 1e-3, 3e-4, 1e-3};
+    const hdring_cost_params_t c = {1, 1e-3, 3e-4, 1e-3, 0};
     hdring_model_t m = hdring_model_single(p, false, &c);
     m.shape.cores = cores;
     return hdring_cost_time(alg, &m, n, NULL);
@@ -478,6 +479,38 @@ START_TEST(crowded_cores_slow_the_steps_that_outnumber_them)
 }
 END_TEST
 
+/* Allreduce at p = 2 with parameters c and eager limit `eager` (bytes). */
+static double at_two(hdring_alg_t alg, double eager, double n)
+{
+    hdring_cost_params_t c = {1, 1e-3, 3e-4, 1e-3, eager};
+    const hdring_model_t m = hdring_model_single(2, false, &c);
+    return hdring_cost_time(alg, &m, n, NULL);
+}
+
+START_TEST(messages_over_the_eager_limit_pay_a_round_trip)
+{
+    const hdring_alg_t rd = HDRING_ALG_ALLREDUCE_RECURSIVE_DOUBLING, rhd = HDRING_ALG_ALLREDUCE_RHD;
+    /* recursive doubling sends the whole vector once, rhd two halves */
+    ck_assert_double_eq(at_two(rd, 1000, 1000), at_two(rd, 0, 1000));
+    ck_assert_double_eq_tol(at_two(rd, 1000, 1001) - at_two(rd, 0, 1001), 2, 1e-9);
+    ck_assert_double_eq(at_two(rhd, 1000, 2000), at_two(rhd, 0, 2000));
+    ck_assert_double_eq_tol(at_two(rhd, 1000, 2002) - at_two(rhd, 0, 2002), 4, 1e-9);
+
+    /* the component's defaults at 2 ranks: 6000 bytes, over the limit whole and under it in halves, go to rhd
+     * with the limit and to recursive doubling without */
+    hdring_model_units_t u = {HDRING_DEFAULT_LATENCY_US,         HDRING_DEFAULT_BANDWIDTH_MBS,
+                              HDRING_DEFAULT_REDUCE_MBS,         HDRING_DEFAULT_NETWORK_LATENCY_US,
+                              HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS, 0,
+                              HDRING_DEFAULT_EAGER_BYTES,        HDRING_DEFAULT_NETWORK_EAGER_BYTES};
+    const hdring_shape_t shape = hdring_shape_single(2);
+    hdring_model_t m = hdring_model_of(2, false, &shape, &u);
+    ck_assert(hdring_cost_time(rhd, &m, 6000, NULL) < hdring_cost_time(rd, &m, 6000, NULL));
+    u.eager_bytes = 0;
+    m = hdring_model_of(2, false, &shape, &u);
+    ck_assert(hdring_cost_time(rhd, &m, 6000, NULL) > hdring_cost_time(rd, &m, 6000, NULL));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cost");
@@ -492,5 +525,6 @@ int main(void)
     UNIT_ADD(s, segmented_ring_overlaps_reductions_across_nodes);
     UNIT_ADD(s, pipelines_idle_only_while_they_fill);
     UNIT_ADD(s, crowded_cores_slow_the_steps_that_outnumber_them);
+    UNIT_ADD(s, messages_over_the_eager_limit_pay_a_round_trip);
     return unit_run(s);
 }

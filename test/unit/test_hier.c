@@ -223,7 +223,7 @@ static const sim_cost_t local_cost = {1e-6, 1e-10, 2e-10}, network_cost = {3e-5,
 
 static hdring_model_t grid_model(int nodes, int ppn, bool index_major)
 {
-    const hdring_cost_params_t local = {local_cost.alpha, local_cost.beta, local_cost.gamma, local_cost.beta};
+    const hdring_cost_params_t local = {local_cost.alpha, local_cost.beta, local_cost.gamma, local_cost.beta, 0};
     hdring_model_t m = hdring_model_single(nodes * ppn, false, &local);
     m.network.alpha = network_cost.alpha;
     m.network.beta = m.network.exchange = network_cost.beta;
@@ -355,8 +355,8 @@ START_TEST(chain_bcast_near_its_bandwidth_bound)
     for (size_t g = 0; g < sizeof(grids) / sizeof(grids[0]); ++g) {
         const int nodes = grids[g][0], ppn = grids[g][1];
         hdring_model_t m = grid_model(nodes, ppn, false);
-        m.local = (hdring_cost_params_t){shm.alpha, shm.beta, 0, shm.beta};
-        m.network = (hdring_cost_params_t){net.alpha, net.beta, 0, net.beta};
+        m.local = (hdring_cost_params_t){shm.alpha, shm.beta, 0, shm.beta, 0};
+        m.network = (hdring_cost_params_t){net.alpha, net.beta, 0, net.beta, 0};
         const size_t chosen = (size_t) ceil(hdring_cost_segment(HDRING_ALG_BCAST_CHAIN, &m, n, NULL) / 8);
         const size_t sweep[] = {chosen / 4, chosen / 2, chosen, 2 * chosen, 4 * chosen};
         double at_chosen = 0, best = 0;

@@ -50,6 +50,7 @@ typedef struct mca_coll_hdring_config {
     double model_network_latency_us, model_network_bandwidth_mbs; /* ... across nodes */
     double model_network_exchange_mbs; /* ... each way while exchanging with one peer; 0: the bandwidth */
     double model_reduce_mbs;                                      /* its gamma */
+    double model_eager_bytes, model_network_eager_bytes; /* larger messages wait for a rendezvous */
     int model_cores;  /* cores per node the model counts: 0 found on the nodes, -1 a core per rank (shape.cores) */
     char *node_map; /* coll_hdring_node_map: read when the communicator is created (never later) */
     int verbose;

@@ -104,6 +104,15 @@ static const model_param_t model_params[] = {
      0, offsetof(mca_coll_hdring_config_t, model_network_exchange_mbs), true},
     {"model_reduce_mbs", "Cost model: speed of a local reduction, MB/s (1/gamma)", HDRING_DEFAULT_REDUCE_MBS,
      offsetof(mca_coll_hdring_config_t, model_reduce_mbs), false},
+    {"model_eager_bytes",
+     "Cost model: the largest message the PML sends between ranks of one node without a rendezvous (a round trip, "
+     "2 latencies, before the data go), bytes: the BTL's eager limit less the PML's 16-byte header (btl_vader_"
+     "eager_limit 4096 by default). 0: no rendezvous",
+     HDRING_DEFAULT_EAGER_BYTES, offsetof(mca_coll_hdring_config_t, model_eager_bytes), true},
+    {"model_network_eager_bytes",
+     "Cost model: the same between nodes (btl_tcp_eager_limit 65536 by default; set it for other networks). 0: no "
+     "rendezvous",
+     HDRING_DEFAULT_NETWORK_EAGER_BYTES, offsetof(mca_coll_hdring_config_t, model_network_eager_bytes), true},
 };
 #define NMODEL_PARAMS (sizeof(model_params) / sizeof(model_params[0]))
 

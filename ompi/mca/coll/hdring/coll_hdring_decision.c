@@ -29,7 +29,8 @@ static hdring_model_t model_of(const mca_coll_hdring_module_t *m, mca_coll_hdrin
     const mca_coll_hdring_config_t *cfg = &m->config;
     const hdring_model_units_t units = {cfg->model_latency_us,         cfg->model_bandwidth_mbs,
                                         cfg->model_reduce_mbs,         cfg->model_network_latency_us,
-                                        cfg->model_network_bandwidth_mbs, cfg->model_network_exchange_mbs};
+                                        cfg->model_network_bandwidth_mbs, cfg->model_network_exchange_mbs,
+                                        cfg->model_eager_bytes,        cfg->model_network_eager_bytes};
     hdring_model_t model = hdring_model_of(p, ordered, &m->topo.shape, &units);
     model.segment = (double) cfg->segment_bytes[coll];
     return model;

@@ -51,13 +51,25 @@ int hdring_cost_pick(const double *t, int n)
  * node only when mapped by slot (shape.node_major). */
 typedef struct link {
     double alpha, beta;
-    int share; /* copies sharing the link */
+    int share;    /* copies sharing the link */
+    double eager; /* bytes a message carries without a rendezvous (0: any) */
 } link_t;
+
+/* A message larger than the PML sends eagerly waits for its receiver's answer before its data go: a round trip
+ * more, RENDEZVOUS_ALPHAS latencies. */
+#define RENDEZVOUS_ALPHAS 2
+
+/* The latencies of `count` messages of `bytes` in all, rendezvous included. */
+static double latencies(link_t lk, int count, double bytes)
+{
+    const bool rendezvous = lk.eager > 0 && count > 0 && bytes > count * lk.eager;
+    return count * lk.alpha * (rendezvous ? 1 + RENDEZVOUS_ALPHAS : 1);
+}
 
 /* `count` messages of `bytes` in all, one after another on one port */
 static double transfers(link_t lk, int count, double bytes)
 {
-    return max2(count * lk.alpha + bytes * lk.beta, lk.share * bytes * lk.beta);
+    return max2(latencies(lk, count, bytes) + bytes * lk.beta, lk.share * bytes * lk.beta);
 }
 
 static double transfer(link_t lk, double bytes) { return transfers(lk, 1, bytes); }
@@ -83,20 +95,20 @@ static double reduction(const hdring_model_t *m, double bytes, int active)
 static link_t local_link(const hdring_model_t *m, int active)
 {
     const double crowd = crowding(m, active);
-    link_t lk = {m->local.alpha * crowd, m->local.beta * crowd, 1};
+    link_t lk = {m->local.alpha * crowd, m->local.beta * crowd, 1, m->local.eager};
     return lk;
 }
 
 static link_t network_link(const hdring_model_t *m, int flows)
 {
-    link_t lk = {m->network.alpha, m->network.beta * flows, m->concurrent};
+    link_t lk = {m->network.alpha, m->network.beta * flows, m->concurrent, m->network.eager};
     return lk;
 }
 
 /* ... for a step where each rank exchanges with one peer, both ways at once */
 static link_t network_exchange(const hdring_model_t *m, int flows)
 {
-    link_t lk = {m->network.alpha, m->network.exchange * flows, m->concurrent};
+    link_t lk = {m->network.alpha, m->network.exchange * flows, m->concurrent, m->network.eager};
     return lk;
 }
 
@@ -518,7 +530,7 @@ static const layout_loads_t *layout_loads(const layout_key_t *k, const geometry_
     next = (e + 1) % LAYOUT_MEMO;
     memset(&memo[e], 0, sizeof(memo[e]));
     memo[e].key = *k;
-    const link_t any = {0, 0, 1};
+    const link_t any = {0, 0, 1, 0};
     layout_walk(k, g, any, 0, &memo[e]);
     return &memo[e];
 }
@@ -536,7 +548,8 @@ static double layout_time(const hdring_model_t *m, holders_t holders, hdring_rhd
     double busiest = 0;
     for (int c = 1; c <= LAYOUT_MAX_PIECES; ++c) {
         if (loads->most_units[c] > 0) {
-            busiest = max2(busiest, c * lk.alpha + (double) loads->most_units[c] * unit * lk.beta);
+            const double bytes = (double) loads->most_units[c] * unit;
+            busiest = max2(busiest, latencies(lk, c, bytes) + bytes * lk.beta);
         }
     }
     return busiest;
@@ -892,7 +905,7 @@ bool hdring_cost_applies(hdring_alg_t alg, const hdring_model_t *m)
 hdring_cost_params_t hdring_cost_params_of(double latency_us, double bandwidth_mbs, double reduce_mbs)
 {
     hdring_cost_params_t c = {latency_us * 1e-6, 1.0 / (bandwidth_mbs * 1e6), 1.0 / (reduce_mbs * 1e6),
-                              1.0 / (bandwidth_mbs * 1e6)};
+                              1.0 / (bandwidth_mbs * 1e6), 0};
     return c;
 }
 
@@ -910,6 +923,8 @@ hdring_model_t hdring_model_of(int p, bool ordered, const hdring_shape_t *shape,
     if (u->network_exchange_mbs > 0) {
         m.network.exchange = 1.0 / (u->network_exchange_mbs * 1e6);
     }
+    m.local.eager = u->eager_bytes;
+    m.network.eager = u->network_eager_bytes;
     return m;
 }
 

@@ -48,6 +48,7 @@ hdring_model_t hdring_model_single(int p, bool ordered, const hdring_cost_params
 typedef struct hdring_model_units {
     double latency_us, bandwidth_mbs, reduce_mbs;
     double network_latency_us, network_bandwidth_mbs, network_exchange_mbs;
+    double eager_bytes, network_eager_bytes; /* 0: no rendezvous */
 } hdring_model_units_t;
 
 /* p ranks of that shape (hdring_topo.h) with those parameters; whole messages (segment 0). */

@@ -155,6 +155,7 @@ typedef struct hdring_cost_params {
     double gamma;    /* seconds per byte reduced */
     double exchange; /* seconds per byte moved each way while exchanging with one peer (beta on a full-duplex
                         link) */
+    double eager;    /* bytes a message carries without a rendezvous first (0: any) */
 } hdring_cost_params_t;
 
 /* What the predicted time of a call depends on besides its size (hdring_cost.h). */
