@@ -24,6 +24,17 @@ static double max2(double a, double b) { return a > b ? a : b; }
 /* Whether t is less than `than` by more than rounding (sums of the same terms in another order). */
 static bool less(double t, double than) { return t < than * (1 - 1e-12); }
 
+/* A segment-size search keeps `segment` when its time t beats the best so far. The searches try the segment
+ * counts around their closed-form optimum, which ignores rendezvous, and a segment of the eager limit, the
+ * largest that avoids them. */
+static void consider(double segment, double t, double *best, double *best_time)
+{
+    if (less(t, *best_time)) {
+        *best = segment;
+        *best_time = t;
+    }
+}
+
 int hdring_cost_pick(const double *t, int n)
 {
     double fastest = -1;
@@ -317,12 +328,12 @@ static double ring_segment(const hdring_model_t *m, double n)
             if (kk < 2 || kk > block) {
                 continue;
             }
-            const double segment = ceil(block / kk), t = ring_step(m, block, segment);
-            if (less(t, best_time)) {
-                best = segment;
-                best_time = t;
-            }
+            const double segment = ceil(block / kk);
+            consider(segment, ring_step(m, block, segment), &best, &best_time);
         }
+    }
+    if (lk.eager > 0 && lk.eager < block) {
+        consider(lk.eager, ring_step(m, block, lk.eager), &best, &best_time);
     }
     return best;
 }
@@ -732,11 +743,11 @@ double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
         }
         const double k = floor(sqrt(n * (sum_beta - kinds[i]->beta) / kinds[i]->alpha));
         for (double kk = k; kk <= k + 1; ++kk) {
-            const double segment = kk >= 1 ? ceil(n / kk) : n, t = chain_time(&c, n, segment);
-            if (less(t, best_time)) {
-                best = segment;
-                best_time = t;
-            }
+            const double segment = kk >= 1 ? ceil(n / kk) : n;
+            consider(segment, chain_time(&c, n, segment), &best, &best_time);
+        }
+        if (kinds[i]->eager > 0 && kinds[i]->eager < n) {
+            consider(kinds[i]->eager, chain_time(&c, n, kinds[i]->eager), &best, &best_time);
         }
     }
     return best;
@@ -785,12 +796,12 @@ double hdring_segment_bcast_double_tree(const hdring_model_t *m, double n)
     if (lk.alpha > 0 && c > 0) {
         const double k = floor(sqrt(c * half * lk.beta / (DOUBLE_TREE_ROUND * lk.alpha)));
         for (double kk = k; kk <= k + 1; ++kk) {
-            const double segment = kk >= 1 ? ceil(half / kk) : ceil(half), t = double_tree_time(m, n, segment);
-            if (less(t, best_time)) {
-                best = segment;
-                best_time = t;
-            }
+            const double segment = kk >= 1 ? ceil(half / kk) : ceil(half);
+            consider(segment, double_tree_time(m, n, segment), &best, &best_time);
         }
+    }
+    if (lk.eager > 0 && lk.eager < half) {
+        consider(lk.eager, double_tree_time(m, n, lk.eager), &best, &best_time);
     }
     return best;
 }

@@ -6,7 +6,9 @@
  * The model is the simulator's (test/sim): a message of b bytes takes alpha + b beta once both ends have
  * posted it, each rank has one send and one receive port (messages of one exchange queue on a port), sends
  * are synchronous, reducing b bytes takes b gamma, copies are free. n is the whole vector in bytes
- * (reduce_scatter and allgather: p equal blocks of n/p).
+ * (reduce_scatter and allgather: p equal blocks of n/p). Beyond the simulator, a message larger than the link's
+ * eager limit (hdring_cost_params_t.eager; 0 in the tests that compare with the simulator) pays a rendezvous,
+ * 2 alpha, and a node's ranks share its cores (hdring_shape_t.cores).
  *
  * Two levels (hdring_model_t): messages between the ranks of one node use the local parameters, messages between
  * nodes the network's, a node's link shared by the messages of a step that cross it (beta times their number).
