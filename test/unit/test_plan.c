@@ -188,7 +188,7 @@ START_TEST(the_cache_gives_what_building_gives_for_equal_input_only)
     ck_assert_msg(hdring_plan_get(&cache, &in, &got) && same_plan(&built, &got), "second get: cached");
 
     /* any difference in the input is another plan */
-    hdring_plan_input_t other[7] = {in, in, in, in, in, in, in};
+    hdring_plan_input_t other[9] = {in, in, in, in, in, in, in, in, in};
     other[0].coll = HDRING_COLL_ALLGATHER;
     other[1].model.p = 7;
     other[2].model.ordered = true;
@@ -196,7 +196,9 @@ START_TEST(the_cache_gives_what_building_gives_for_equal_input_only)
     other[4].small = 64;
     other[5].model.shape.node_major = false;
     other[6].model.shape.cores = 2;
-    for (int i = 0; i < 7; ++i) {
+    other[7].model.local.eager = 4080;
+    other[8].model.network.eager = 65520;
+    for (int i = 0; i < 9; ++i) {
         hdring_plan_build(&other[i], &built);
         ck_assert_msg(!hdring_plan_get(&cache, &other[i], &got) && same_plan(&built, &got), "variant %d: built", i);
     }

@@ -141,7 +141,8 @@ void hdring_plan_build(const hdring_plan_input_t *in, hdring_plan_t *plan)
 
 static bool same_params(const hdring_cost_params_t *a, const hdring_cost_params_t *b)
 {
-    return a->alpha == b->alpha && a->beta == b->beta && a->gamma == b->gamma && a->exchange == b->exchange;
+    return a->alpha == b->alpha && a->beta == b->beta && a->gamma == b->gamma && a->exchange == b->exchange &&
+           a->eager == b->eager;
 }
 
 static bool same_shape(const hdring_shape_t *a, const hdring_shape_t *b)
