@@ -405,6 +405,25 @@ suite_decision() {
     else
         fail "hdring_model --crossovers prints the ranges the trace shows (np=6)" "not in hdring_model's output:$missing"
     fi
+    # the model's eager limit follows vader's: 6000 B at 2 ranks is one message over 4 KiB for recursive doubling,
+    # two under it for rhd, and one under an 8 KiB limit; a limit set for hdring itself wins
+    local eager_ok=true
+    mpi 2 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env --types int --counts 1500
+    { [ $? -eq 0 ] && has '^hdring: allreduce np=2 bytes=6000 alg=rhd \(auto: cost model.s fastest for p=2 from 40[0-9][0-9] B '; } ||
+        eager_ok=false
+    mpi 2 --mca btl_vader_eager_limit 8192 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce \
+        --alg env --types int --counts 1500
+    { [ $? -eq 0 ] && has '^hdring: allreduce np=2 bytes=6000 alg=recursive_doubling \(auto: cost model.s fastest for p=2 from 0 B to 81[0-9][0-9] B\)'; } ||
+        eager_ok=false
+    mpi 2 --mca btl_vader_eager_limit 8192 --mca coll_hdring_model_eager_bytes 4080 --mca coll_hdring_verbose 1 \
+        "$bin/hdring_check" --coll allreduce --alg env --types int --counts 1500
+    { [ $? -eq 0 ] && has '^hdring: allreduce np=2 bytes=6000 alg=rhd ' && has '[1-9][0-9]* (cases|checks), 0 failures$'; } ||
+        eager_ok=false
+    if $eager_ok; then
+        pass "the model's eager limit follows btl_vader_eager_limit unless coll_hdring_model_eager_bytes is set (np=2)"
+    else
+        fail "the model's eager limit follows btl_vader_eager_limit unless coll_hdring_model_eager_bytes is set (np=2)"
+    fi
     # a node with fewer cores than ranks: the model charges steps that keep more ranks busy than cores (2 here)
     # longer, so a binomial tree, one or two copies at a time, broadcasts 3 MB where a core per rank takes the
     # scatter; 28 MB still goes down the chain

@@ -106,12 +106,12 @@ static const model_param_t model_params[] = {
      offsetof(mca_coll_hdring_config_t, model_reduce_mbs), false},
     {"model_eager_bytes",
      "Cost model: the largest message the PML sends between ranks of one node without a rendezvous (a round trip, "
-     "2 latencies, before the data go), bytes: the BTL's eager limit less the PML's 16-byte header (btl_vader_"
-     "eager_limit 4096 by default). 0: no rendezvous",
+     "2 latencies, before the data go), bytes. Unset: btl_vader_eager_limit less ob1's 16-byte header (4080 with "
+     "its default). 0: no rendezvous",
      HDRING_DEFAULT_EAGER_BYTES, offsetof(mca_coll_hdring_config_t, model_eager_bytes), true},
     {"model_network_eager_bytes",
-     "Cost model: the same between nodes (btl_tcp_eager_limit 65536 by default; set it for other networks). 0: no "
-     "rendezvous",
+     "Cost model: the same between nodes. Unset: btl_tcp_eager_limit less 16 bytes (65520 with its default); set it "
+     "for other networks. 0: no rendezvous",
      HDRING_DEFAULT_NETWORK_EAGER_BYTES, offsetof(mca_coll_hdring_config_t, model_network_eager_bytes), true},
 };
 #define NMODEL_PARAMS (sizeof(model_params) / sizeof(model_params[0]))
@@ -150,6 +150,25 @@ void mca_coll_hdring_report_here(const char *topic, ...)
     va_end(ap);
 }
 
+/* ob1's match header, which a message's eager fragment carries within the BTL's eager limit */
+#define PML_MATCH_HEADER_BYTES 16
+
+/* *bytes, or when coll_hdring_<param> was left at its default, the eager limit of BTL `btl` (if loaded) less
+ * the PML's header: the model then follows btl_<btl>_eager_limit. */
+static void follow_btl_eager_limit(const char *param, const char *btl, double *bytes)
+{
+    const int own = mca_base_var_find("ompi", "coll", "hdring", param), theirs = mca_base_var_find("opal", "btl", btl,
+                                                                                                  "eager_limit");
+    mca_base_var_source_t source;
+    const size_t *limit = NULL;
+    if (own < 0 || theirs < 0 || OPAL_SUCCESS != mca_base_var_get_value(own, NULL, &source, NULL) ||
+        MCA_BASE_VAR_SOURCE_DEFAULT != source || OPAL_SUCCESS != mca_base_var_get_value(theirs, &limit, NULL, NULL) ||
+        NULL == limit) {
+        return;
+    }
+    *bytes = *limit > PML_MATCH_HEADER_BYTES ? (double) (*limit - PML_MATCH_HEADER_BYTES) : 0;
+}
+
 void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
 {
     static bool warned[NMODEL_PARAMS], warned_message = false;
@@ -175,6 +194,8 @@ void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
         }
         *v = model_params[i].default_value;
     }
+    follow_btl_eager_limit("model_eager_bytes", "vader", &cfg->model_eager_bytes);
+    follow_btl_eager_limit("model_network_eager_bytes", "tcp", &cfg->model_network_eager_bytes);
 }
 
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll) { return coll_params[coll].name; }
