@@ -95,6 +95,26 @@ END_TEST
 
 /* Every rank is a survivor or dropped; survivors are numbered 0..pof2-1 in rank order, each standing for itself
  * or for itself and the dropped rank just below it, so the groups tile 0..p-1 in order. */
+START_TEST(segments_cover_the_count_in_order)
+{
+    ck_assert_uint_eq(hdring_segments(10, 4), 3);
+    ck_assert_uint_eq(hdring_segment_count(10, 4, 2), 2);
+    ck_assert_uint_eq(hdring_segments(0, 4), 0);
+    for (size_t count = 1; count <= 40; ++count) {
+        for (size_t seg = 1; seg <= count + 2; ++seg) {
+            size_t covered = 0;
+            for (size_t j = 0; j < hdring_segments(count, seg); ++j) {
+                const size_t n = hdring_segment_count(count, seg, j);
+                ck_assert(n >= 1 && n <= seg);
+                ck_assert(n == seg || j + 1 == hdring_segments(count, seg)); /* only the last is short */
+                covered += n;
+            }
+            ck_assert_uint_eq(covered, count);
+        }
+    }
+}
+END_TEST
+
 START_TEST(fold_map_covers_every_rank_once)
 {
     for (int p = 1; p <= 300; ++p) {
@@ -340,6 +360,7 @@ int main(void)
     UNIT_ADD(s, bit_reverse_is_an_involution);
     UNIT_ADD(s, balanced_partition_differs_by_at_most_one);
     UNIT_ADD(s, partition_from_counts_and_uniform);
+    UNIT_ADD(s, segments_cover_the_count_in_order);
     UNIT_ADD(s, fold_map_covers_every_rank_once);
     UNIT_ADD(s, rhd_ranges_and_positions);
     UNIT_ADD(s, binary_blocks_decompose_p);

@@ -16,9 +16,8 @@ typedef struct lane_state {
 /* Segment t of a lane, as a message to or from `peer`. */
 static hdring_msg_t segment_msg(const hdring_lane_t *lane, const lane_state_t *ls, size_t t, int peer)
 {
-    const size_t first = t * ls->seg;
-    return hdring_msg(peer, hdring_at(lane->at.buf, lane->at.off + first),
-                      lane->count - first < ls->seg ? lane->count - first : ls->seg);
+    return hdring_msg(peer, hdring_at(lane->at.buf, lane->at.off + t * ls->seg),
+                      hdring_segment_count(lane->count, ls->seg, t));
 }
 
 /* Segment t of a lane: posts the receives up to RECV_AHEAD further (each into its ring slot once the request
@@ -61,7 +60,7 @@ int hdring_pipelined_bcast(const hdring_xport_t *x, const hdring_lane_t *lanes, 
         lane_state_t *ls = &state[l];
         const size_t count = lanes[l].count;
         ls->seg = 0 == segment || segment > count ? count : segment;
-        ls->nseg = 0 == count ? 0 : (count + ls->seg - 1) / ls->seg;
+        ls->nseg = 0 == count ? 0 : hdring_segments(count, ls->seg);
         ls->posted = ls->sent = 0;
         for (int i = 0; i < RECV_RING; ++i) {
             ls->recv[i] = HDRING_REQ_NONE;

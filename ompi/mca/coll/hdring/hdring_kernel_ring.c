@@ -4,13 +4,6 @@
 
 static int ring_mod(int a, int p) { return ((a % p) + p) % p; }
 
-/* Segments of a block of `count` elements cut every `seg`: how many, and where segment j starts and how long. */
-static size_t nsegments(size_t count, size_t seg) { return (count + seg - 1) / seg; }
-static size_t segment_count(size_t count, size_t seg, size_t j)
-{
-    return count - j * seg < seg ? count - j * seg : seg;
-}
-
 /* Where the ring reduce-scatter keeps what it reduces: in acc at each block's offset (vector form), or in a slot
  * of TMP holding the block being passed on, whence the final one is copied to dst (block form). */
 typedef struct ring_acc {
@@ -100,12 +93,12 @@ static int ring_segmented(const hdring_xport_t *x, const hdring_blocks_t *blocks
         const int send_block = ring_mod(r - s - 1, p), recv_block = ring_mod(r - s - 2, p);
         const size_t send_count = hdring_block_count(blocks, send_block);
         const size_t recv_count = hdring_block_count(blocks, recv_block);
-        const size_t nsend = nsegments(send_count, seg), nrecv = nsegments(recv_count, seg);
+        const size_t nsend = hdring_segments(send_count, seg), nrecv = hdring_segments(recv_count, seg);
         size_t next_send = 0;
         for (size_t j = 0; j < (nsend > nrecv ? nsend : nrecv) && HDRING_OK == rc; ++j) {
             while (next_send < nsend && next_send < j + SEND_DEPTH && HDRING_OK == rc) {
                 const int i = (int) (sends.posted++ % SEND_DEPTH);
-                const size_t n = segment_count(send_count, seg, next_send);
+                const size_t n = hdring_segment_count(send_count, seg, next_send);
                 rc = hdring_wait(x, &sends.req[i], 1);
                 if (HDRING_OK == rc) {
                     rc = hdring_isend(x, hdring_msg(right, sent_at(blocks, ra, s, send_block, next_send * seg), n),
@@ -120,9 +113,9 @@ static int ring_segmented(const hdring_xport_t *x, const hdring_blocks_t *blocks
             }
             while (posted <= received + 1 && post_step < p - 1 && HDRING_OK == rc) { /* this one and the next */
                 const size_t count = hdring_block_count(blocks, ring_mod(r - post_step - 2, p));
-                if (post_seg < nsegments(count, seg)) {
+                if (post_seg < hdring_segments(count, seg)) {
                     rc = hdring_irecv(x, hdring_msg(left, hdring_at(HDRING_BUF_TMP, posted % 2 * seg),
-                                                    segment_count(count, seg, post_seg)), &recv_req[posted % 2]);
+                                                    hdring_segment_count(count, seg, post_seg)), &recv_req[posted % 2]);
                     ++posted;
                     ++post_seg;
                 } else {
@@ -130,7 +123,7 @@ static int ring_segmented(const hdring_xport_t *x, const hdring_blocks_t *blocks
                     post_seg = 0;
                 }
             }
-            const size_t n = segment_count(recv_count, seg, j);
+            const size_t n = hdring_segment_count(recv_count, seg, j);
             if (HDRING_OK == rc) {
                 rc = hdring_wait(x, &recv_req[received % 2], 1);
             }

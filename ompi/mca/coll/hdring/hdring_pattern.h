@@ -83,6 +83,15 @@ static inline size_t hdring_partition_total(const hdring_partition_t *pt)
 }
 size_t hdring_partition_max_part(const hdring_partition_t *pt);
 
+/* ---- segments ----
+ * `count` elements cut every `seg` (>= 1) for a pipeline: how many segments, and the length of segment j.
+ *   count 10, seg 4: 3 segments of 4, 4, 2. */
+static inline size_t hdring_segments(size_t count, size_t seg) { return (count + seg - 1) / seg; }
+static inline size_t hdring_segment_count(size_t count, size_t seg, size_t j)
+{
+    return count - j * seg < seg ? count - j * seg : seg;
+}
+
 /* ---- blocks ----
  * The blocks of a reduce_scatter or allgather: `parts` in memory order, block b belonging to algorithm rank
  * owner_of[b], rank r owning block block_of[r] (both NULL: block b is rank b's). Ranks numbered in locality
