@@ -154,15 +154,18 @@ void mca_coll_hdring_report_here(const char *topic, ...)
 #define PML_MATCH_HEADER_BYTES 16
 
 /* *bytes, or when coll_hdring_<param> was left at its default, the eager limit of BTL `btl` (if loaded) less
- * the PML's header: the model then follows btl_<btl>_eager_limit. */
-static void follow_btl_eager_limit(const char *param, const char *btl, double *bytes)
+ * the PML's header: the model then follows btl_<btl>_eager_limit. The variables are found once (*own and
+ * *theirs: -2 until then), as every new communicator takes a snapshot. */
+static void follow_btl_eager_limit(const char *param, const char *btl, int *own, int *theirs, double *bytes)
 {
-    const int own = mca_base_var_find("ompi", "coll", "hdring", param), theirs = mca_base_var_find("opal", "btl", btl,
-                                                                                                  "eager_limit");
+    if (-2 == *own) {
+        *own = mca_base_var_find("ompi", "coll", "hdring", param);
+        *theirs = mca_base_var_find("opal", "btl", btl, "eager_limit");
+    }
     mca_base_var_source_t source;
     const size_t *limit = NULL;
-    if (own < 0 || theirs < 0 || OPAL_SUCCESS != mca_base_var_get_value(own, NULL, &source, NULL) ||
-        MCA_BASE_VAR_SOURCE_DEFAULT != source || OPAL_SUCCESS != mca_base_var_get_value(theirs, &limit, NULL, NULL) ||
+    if (*own < 0 || *theirs < 0 || OPAL_SUCCESS != mca_base_var_get_value(*own, NULL, &source, NULL) ||
+        MCA_BASE_VAR_SOURCE_DEFAULT != source || OPAL_SUCCESS != mca_base_var_get_value(*theirs, &limit, NULL, NULL) ||
         NULL == limit) {
         return;
     }
@@ -172,6 +175,7 @@ static void follow_btl_eager_limit(const char *param, const char *btl, double *b
 void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
 {
     static bool warned[NMODEL_PARAMS], warned_message = false;
+    static int eager_var[2][2] = {{-2, -2}, {-2, -2}}; /* follow_btl_eager_limit's, within and between nodes */
     *cfg = mca_coll_hdring_component.config;
     if (0 == cfg->max_message_elements || cfg->max_message_elements > INT_MAX) {
         if (!warned_message) {
@@ -194,8 +198,9 @@ void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
         }
         *v = model_params[i].default_value;
     }
-    follow_btl_eager_limit("model_eager_bytes", "vader", &cfg->model_eager_bytes);
-    follow_btl_eager_limit("model_network_eager_bytes", "tcp", &cfg->model_network_eager_bytes);
+    follow_btl_eager_limit("model_eager_bytes", "vader", &eager_var[0][0], &eager_var[0][1], &cfg->model_eager_bytes);
+    follow_btl_eager_limit("model_network_eager_bytes", "tcp", &eager_var[1][0], &eager_var[1][1],
+                           &cfg->model_network_eager_bytes);
 }
 
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll) { return coll_params[coll].name; }
