@@ -32,6 +32,7 @@
 #include <link.h>
 #include <malloc.h>
 #include <mpi.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +255,23 @@ static bool starved_data_right(const double *buf, int round)
     return true;
 }
 
+/* One check whose outcome every rank knows alike: counted, and on failure printed once ("FAIL ..."). */
+static void expect(bool ok, const char *fmt, ...)
+{
+    ++checks;
+    if (!ok) {
+        ++failures;
+        if (0 == world_rank) {
+            va_list ap;
+            va_start(ap, fmt);
+            fputs("FAIL ", stdout);
+            vprintf(fmt, ap);
+            putchar('\n');
+            va_end(ap);
+        }
+    }
+}
+
 /* One algorithm: returns whether the root failed. */
 static bool check_starved_root(const char *alg, MPI_Datatype every_other, double *buf)
 {
@@ -277,31 +295,15 @@ static bool check_starved_root(const char *alg, MPI_Datatype every_other, double
     const long wrong = util_sum(MPI_COMM_WORLD, MPI_SUCCESS == rc_starved && !right);
     const long wrong_after = util_sum(MPI_COMM_WORLD, !right_after);
     const long refused_at_root = util_sum(MPI_COMM_WORLD, world_rank == root ? refused : 0);
-    checks += 3;
     if (0 == world_rank) {
         printf("bcast alg=%s, root %d starved (%ld allocations refused there): %s\n", alg, root, refused_at_root,
                0 == failed ? "every rank succeeded" : root_failed ? "every rank failed" : "ranks but the root failed");
     }
-    if (0 != failed && failed != world_size) {
-        ++failures;
-        if (0 == world_rank) {
-            printf("FAIL bcast alg=%s: %ld of %d ranks returned an error, the others success\n", alg, failed,
-                   world_size);
-        }
-    }
-    if (0 != wrong) {
-        ++failures;
-        if (0 == world_rank) {
-            printf("FAIL bcast alg=%s: %ld ranks returned success with wrong data\n", alg, wrong);
-        }
-    }
-    if (0 != wrong_after) {
-        ++failures;
-        if (0 == world_rank) {
-            printf("FAIL bcast alg=%s: the bcast after the starved one failed or was wrong on %ld ranks\n", alg,
-                   wrong_after);
-        }
-    }
+    expect(0 == failed || failed == world_size, "bcast alg=%s: %ld of %d ranks returned an error, the others success",
+           alg, failed, world_size);
+    expect(0 == wrong, "bcast alg=%s: %ld ranks returned success with wrong data", alg, wrong);
+    expect(0 == wrong_after, "bcast alg=%s: the bcast after the starved one failed or was wrong on %ld ranks", alg,
+           wrong_after);
     return 0 != root_failed;
 }
 
@@ -322,13 +324,7 @@ static void check_starved_roots(void)
     for (char *alg = strtok(list, ","); NULL != alg; alg = strtok(NULL, ",")) {
         const bool packs = 0 != strcmp(alg, "auto") && NULL == strstr(alg, "binomial");
         const bool root_failed = check_starved_root(alg, every_other, buf);
-        ++checks;
-        if (packs && !root_failed) {
-            ++failures;
-            if (0 == world_rank) {
-                printf("FAIL bcast alg=%s packs, yet its starved root did not fail: nothing was tested\n", alg);
-            }
-        }
+        expect(!packs || root_failed, "bcast alg=%s packs, yet its starved root did not fail: nothing was tested", alg);
     }
     MPI_Type_free(&every_other);
     free(buf);
