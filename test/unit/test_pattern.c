@@ -144,7 +144,7 @@ START_TEST(fold_map_covers_every_rank_once)
 }
 END_TEST
 
-/* After all steps each vrank holds one position, all distinct; ranges shrink by halves around the final
+/* After all steps each vrank holds one position, all distinct; ranges are the halving walk, around the final
  * position; doubling pairs adjacent groups (operand order), halving ends on the identity. */
 START_TEST(rhd_ranges_and_positions)
 {
@@ -159,10 +159,21 @@ START_TEST(rhd_ranges_and_positions)
                 ck_assert_int_eq(hdring_rhd_position_holder(orders[o], l, pos), v);
                 ck_assert(!seen[pos]);
                 seen[pos] = 1;
+                /* the closed form against the halving itself: step k keeps the upper half where v has mask bit k */
+                int walk_lo = 0, walk_hi = n;
                 for (int k = 0; k <= l; ++k) {
                     hdring_rhd_range(orders[o], l, v, k, &lo, &hi);
-                    ck_assert_int_eq(hi - lo, n >> k);
+                    ck_assert_int_eq(lo, walk_lo);
+                    ck_assert_int_eq(hi, walk_hi);
                     ck_assert(lo <= pos && pos < hi);
+                    if (k < l) {
+                        const int mid = walk_lo + (walk_hi - walk_lo) / 2;
+                        if (v & hdring_rhd_mask(orders[o], l, k)) {
+                            walk_lo = mid;
+                        } else {
+                            walk_hi = mid;
+                        }
+                    }
                 }
                 if (HDRING_RHD_DISTANCE_HALVING == orders[o]) {
                     ck_assert_int_eq(pos, v);

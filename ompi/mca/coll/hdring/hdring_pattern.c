@@ -2,34 +2,6 @@
 /* hdring pattern layer: see hdring_pattern.h. */
 #include "hdring_pattern.h"
 
-bool hdring_is_pow2(int p) { return p > 0 && 0 == (p & (p - 1)); }
-
-int hdring_floor_log2(int p)
-{
-    int l = 0;
-    while (p >>= 1) {
-        ++l;
-    }
-    return l;
-}
-
-int hdring_ceil_log2(int p)
-{
-    int l = hdring_floor_log2(p);
-    return hdring_is_pow2(p) ? l : l + 1;
-}
-
-int hdring_floor_pow2(int p) { return 1 << hdring_floor_log2(p); }
-
-int hdring_bit_reverse(int v, int nbits)
-{
-    int r = 0;
-    for (int i = 0; i < nbits; ++i) {
-        r = (r << 1) | ((v >> i) & 1);
-    }
-    return r;
-}
-
 /* ---- partitions ---- */
 
 hdring_partition_t hdring_partition_balanced(int nparts, size_t total)
@@ -105,73 +77,6 @@ int hdring_window_run(const hdring_blocks_t *b, int first, int nranks, size_t *o
     *offset = start;
     *count = end - start;
     return i;
-}
-
-/* ---- fold ---- */
-
-void hdring_fold_init(hdring_fold_t *f, int p)
-{
-    f->p = p;
-    f->log2_pof2 = hdring_floor_log2(p);
-    f->pof2 = 1 << f->log2_pof2;
-    f->rem = p - f->pof2;
-}
-
-hdring_fold_role_t hdring_fold_role(const hdring_fold_t *f, int rank)
-{
-    if (rank >= 2 * f->rem) {
-        return HDRING_FOLD_ALONE;
-    }
-    return (rank & 1) ? HDRING_FOLD_KEEPER : HDRING_FOLD_DROPPED;
-}
-
-int hdring_fold_vrank(const hdring_fold_t *f, int rank)
-{
-    switch (hdring_fold_role(f, rank)) {
-    case HDRING_FOLD_ALONE:
-        return rank - f->rem;
-    case HDRING_FOLD_KEEPER:
-        return rank / 2;
-    default:
-        return -1;
-    }
-}
-
-int hdring_fold_survivor(const hdring_fold_t *f, int v) { return v < f->rem ? 2 * v + 1 : v + f->rem; }
-
-int hdring_fold_group_first(const hdring_fold_t *f, int v) { return v < f->rem ? 2 * v : v + f->rem; }
-
-/* ---- recursive halving / doubling ---- */
-
-int hdring_rhd_mask(hdring_rhd_order_t order, int log2_size, int step)
-{
-    return HDRING_RHD_DISTANCE_DOUBLING == order ? 1 << step : 1 << (log2_size - 1 - step);
-}
-
-void hdring_rhd_range(hdring_rhd_order_t order, int log2_size, int v, int steps, int *lo, int *hi)
-{
-    int l = 0, h = 1 << log2_size;
-    for (int k = 0; k < steps; ++k) {
-        int mid = l + (h - l) / 2;
-        if (v & hdring_rhd_mask(order, log2_size, k)) {
-            l = mid;
-        } else {
-            h = mid;
-        }
-    }
-    *lo = l;
-    *hi = h;
-}
-
-int hdring_rhd_final_position(hdring_rhd_order_t order, int log2_size, int v)
-{
-    return HDRING_RHD_DISTANCE_DOUBLING == order ? hdring_bit_reverse(v, log2_size) : v;
-}
-
-int hdring_rhd_position_holder(hdring_rhd_order_t order, int log2_size, int pos)
-{
-    /* bit reversal is its own inverse */
-    return hdring_rhd_final_position(order, log2_size, pos);
 }
 
 /* ---- binary blocks ---- */

@@ -24,12 +24,30 @@
 
 #define HDRING_MAX_LOG2_P 30 /* p <= 2^30 ranks: binary-block tables are sized by this */
 
-/* ---- powers of two ---- */
-bool hdring_is_pow2(int p);
-int hdring_floor_log2(int p); /* p >= 1 */
-int hdring_ceil_log2(int p);  /* p >= 1 */
-int hdring_floor_pow2(int p); /* largest power of two <= p */
-int hdring_bit_reverse(int v, int nbits);
+/* ---- powers of two ----
+ * Inline, as the fold and position arithmetic below: every step of every schedule computes them. */
+static inline bool hdring_is_pow2(int p) { return p > 0 && 0 == (p & (p - 1)); }
+static inline int hdring_floor_log2(int p) /* p >= 1 */
+{
+    int l = 0;
+    while (p >>= 1) {
+        ++l;
+    }
+    return l;
+}
+static inline int hdring_ceil_log2(int p) /* p >= 1 */
+{
+    return hdring_is_pow2(p) ? hdring_floor_log2(p) : hdring_floor_log2(p) + 1;
+}
+static inline int hdring_floor_pow2(int p) { return 1 << hdring_floor_log2(p); } /* largest power of two <= p */
+static inline int hdring_bit_reverse(int v, int nbits)
+{
+    int r = 0;
+    for (int i = 0; i < nbits; ++i) {
+        r = (r << 1) | ((v >> i) & 1);
+    }
+    return r;
+}
 
 /* ---- partitions ----
  * A partition splits [0, total) into nparts consecutive parts and owns no memory: a balanced one is closed
@@ -170,14 +188,26 @@ typedef enum hdring_fold_role {
     HDRING_FOLD_DROPPED, /* even rank < 2*rem: hands its data to rank + 1 and waits for the result */
 } hdring_fold_role_t;
 
-void hdring_fold_init(hdring_fold_t *f, int p);
-hdring_fold_role_t hdring_fold_role(const hdring_fold_t *f, int rank);
+static inline void hdring_fold_init(hdring_fold_t *f, int p)
+{
+    f->p = p;
+    f->log2_pof2 = hdring_floor_log2(p);
+    f->pof2 = 1 << f->log2_pof2;
+    f->rem = p - f->pof2;
+}
+static inline hdring_fold_role_t hdring_fold_role(const hdring_fold_t *f, int rank)
+{
+    return rank >= 2 * f->rem ? HDRING_FOLD_ALONE : (rank & 1) ? HDRING_FOLD_KEEPER : HDRING_FOLD_DROPPED;
+}
 /* vrank of a surviving rank; -1 for a dropped rank. */
-int hdring_fold_vrank(const hdring_fold_t *f, int rank);
+static inline int hdring_fold_vrank(const hdring_fold_t *f, int rank)
+{
+    return rank >= 2 * f->rem ? rank - f->rem : (rank & 1) ? rank / 2 : -1;
+}
 /* The surviving rank of vrank v. */
-int hdring_fold_survivor(const hdring_fold_t *f, int v);
+static inline int hdring_fold_survivor(const hdring_fold_t *f, int v) { return v < f->rem ? 2 * v + 1 : v + f->rem; }
 /* The first of the ranks vrank v stands for (v stands for [first(v), first(v+1)), first(pof2) = p). */
-int hdring_fold_group_first(const hdring_fold_t *f, int v);
+static inline int hdring_fold_group_first(const hdring_fold_t *f, int v) { return v < f->rem ? 2 * v : v + f->rem; }
 
 /* ---- recursive halving / doubling ----
  * On 2^l ranks, reduce-scatter step k (0 <= k < l) pairs v with v ^ mask(k); both halve the range of
@@ -195,12 +225,29 @@ typedef enum hdring_rhd_order {
     HDRING_RHD_DISTANCE_HALVING,
 } hdring_rhd_order_t;
 
-int hdring_rhd_mask(hdring_rhd_order_t order, int log2_size, int step);
-/* Positions [*lo, *hi) vrank v holds after `steps` reduce-scatter steps (0 <= steps <= log2_size). */
-void hdring_rhd_range(hdring_rhd_order_t order, int log2_size, int v, int steps, int *lo, int *hi);
-/* Position held by v at the end of the reduce-scatter, and the vrank that holds position pos. */
-int hdring_rhd_final_position(hdring_rhd_order_t order, int log2_size, int v);
-int hdring_rhd_position_holder(hdring_rhd_order_t order, int log2_size, int pos);
+static inline int hdring_rhd_mask(hdring_rhd_order_t order, int log2_size, int step)
+{
+    return HDRING_RHD_DISTANCE_DOUBLING == order ? 1 << step : 1 << (log2_size - 1 - step);
+}
+/* Position held by v at the end of the reduce-scatter, and the vrank that holds position pos (bit reversal is
+ * its own inverse). */
+static inline int hdring_rhd_final_position(hdring_rhd_order_t order, int log2_size, int v)
+{
+    return HDRING_RHD_DISTANCE_DOUBLING == order ? hdring_bit_reverse(v, log2_size) : v;
+}
+static inline int hdring_rhd_position_holder(hdring_rhd_order_t order, int log2_size, int pos)
+{
+    return hdring_rhd_final_position(order, log2_size, pos);
+}
+/* Positions [*lo, *hi) vrank v holds after `steps` reduce-scatter steps (0 <= steps <= log2_size): each step
+ * halves the range at its middle, so it is the aligned run of 2^(log2_size - steps) positions holding v's final
+ * one (a closed form: no walk through the steps). */
+static inline void hdring_rhd_range(hdring_rhd_order_t order, int log2_size, int v, int steps, int *lo, int *hi)
+{
+    const int size = 1 << (log2_size - steps);
+    *lo = hdring_rhd_final_position(order, log2_size, v) & ~(size - 1);
+    *hi = *lo + size;
+}
 
 /* ---- binary blocks ----
  * p written in binary: p = 2^k0 + 2^k1 + ... with k0 > k1 > ...; block 0 (the largest) holds the lowest ranks.
