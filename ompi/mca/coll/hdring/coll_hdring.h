@@ -105,10 +105,33 @@ typedef struct mca_coll_hdring_tables {
     void *spill; /* allocations beyond the cache, chained through their first word */
 } mca_coll_hdring_tables_t;
 
-/* The automatic choice for one collective on one communicator (hdring_plan.h), built on first use. */
+typedef enum mca_coll_hdring_why {
+    MCA_COLL_HDRING_WHY_FORCED,    /* coll_hdring_<coll>_algorithm */
+    MCA_COLL_HDRING_WHY_UNORDERED, /* fallback: the forced algorithm cannot keep a non-commutative op's order */
+    MCA_COLL_HDRING_WHY_UNEVEN,    /* forced hierarchical on nodes of unequal size: its flat algorithm instead */
+    MCA_COLL_HDRING_WHY_PLAN,      /* auto: the plan's segment (its own reason: threshold or model) */
+} mca_coll_hdring_why_t;
+
+typedef struct mca_coll_hdring_choice {
+    bool fallback;    /* delegate to the saved lower-priority module */
+    hdring_alg_t alg; /* otherwise run this */
+    hdring_alg_t phase[HDRING_NPHASES]; /* a hierarchical algorithm's phases */
+    hdring_alg_t forced; /* with MCA_COLL_HDRING_WHY_UNEVEN: the forced algorithm */
+    mca_coll_hdring_why_t why;
+    hdring_why_t plan_why; /* with MCA_COLL_HDRING_WHY_PLAN */
+    size_t lo, hi;         /* the size range (or threshold) behind the choice, for the trace */
+    size_t segment;        /* pipelined (the algorithm or a phase): bytes per segment; 0 otherwise */
+} mca_coll_hdring_choice_t;
+
+/* The automatic choice for one collective on one communicator (hdring_plan.h), built on first use, and the
+ * last call's whole choice: a call of the same size as the one before (the common case) reuses it instead of
+ * walking the plan and asking the model for a segment size again. */
 typedef struct mca_coll_hdring_plan {
     bool built;
     hdring_plan_t plan;
+    bool has_last;
+    size_t last_bytes;
+    mca_coll_hdring_choice_t last;
 } mca_coll_hdring_plan_t;
 
 typedef struct mca_coll_hdring_module_t {
@@ -178,24 +201,6 @@ int mca_coll_hdring_gather_values(mca_coll_hdring_module_t *m, struct ompi_commu
                                   int n, int64_t *all);
 
 /* ---- decision ---- */
-typedef enum mca_coll_hdring_why {
-    MCA_COLL_HDRING_WHY_FORCED,    /* coll_hdring_<coll>_algorithm */
-    MCA_COLL_HDRING_WHY_UNORDERED, /* fallback: the forced algorithm cannot keep a non-commutative op's order */
-    MCA_COLL_HDRING_WHY_UNEVEN,    /* forced hierarchical on nodes of unequal size: its flat algorithm instead */
-    MCA_COLL_HDRING_WHY_PLAN,      /* auto: the plan's segment (its own reason: threshold or model) */
-} mca_coll_hdring_why_t;
-
-typedef struct mca_coll_hdring_choice {
-    bool fallback;    /* delegate to the saved lower-priority module */
-    hdring_alg_t alg; /* otherwise run this */
-    hdring_alg_t phase[HDRING_NPHASES]; /* a hierarchical algorithm's phases */
-    hdring_alg_t forced; /* with MCA_COLL_HDRING_WHY_UNEVEN: the forced algorithm */
-    mca_coll_hdring_why_t why;
-    hdring_why_t plan_why; /* with MCA_COLL_HDRING_WHY_PLAN */
-    size_t lo, hi;         /* the size range (or threshold) behind the choice, for the trace */
-    size_t segment;        /* pipelined (the algorithm or a phase): bytes per segment; 0 otherwise */
-} mca_coll_hdring_choice_t;
-
 /* What the caller knows about the call. */
 typedef struct mca_coll_hdring_call {
     mca_coll_hdring_coll_t coll;

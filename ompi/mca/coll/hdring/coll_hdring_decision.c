@@ -107,11 +107,16 @@ static void choose(mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *ca
 /* Whether the algorithm, or one of a hierarchical algorithm's phases, is pipelined. */
 static bool pipelined(const mca_coll_hdring_choice_t *choice)
 {
-    bool any = NULL != hdring_algorithm(choice->alg)->segment;
-    for (int k = 0; k < HDRING_NPHASES; ++k) {
-        any |= HDRING_ALG_NONE != choice->phase[k] && NULL != hdring_algorithm(choice->phase[k])->segment;
+    const hdring_algorithm_t *row = hdring_algorithm(choice->alg);
+    if (NULL != row->segment) {
+        return true;
     }
-    return any;
+    for (int k = 0; k < HDRING_NPHASES && HDRING_ALG_NONE != row->inner; ++k) {
+        if (HDRING_ALG_NONE != choice->phase[k] && NULL != hdring_algorithm(choice->phase[k])->segment) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* The segment size of a pipelined choice: coll_hdring_<coll>_segment_bytes, or the model's for this size (the
@@ -203,8 +208,16 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
 void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
                             const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice)
 {
-    choose(m, call, choice);
-    choose_segment(m, call, choice);
+    mca_coll_hdring_plan_t *plan = &m->plan[call->coll][call->ordered ? 1 : 0];
+    if (plan->has_last && plan->last_bytes == call->bytes) {
+        *choice = plan->last;
+    } else {
+        choose(m, call, choice);
+        choose_segment(m, call, choice);
+        plan->last = *choice;
+        plan->last_bytes = call->bytes;
+        plan->has_last = true;
+    }
     if (m->config.verbose >= 1 && 0 == ompi_comm_rank(comm)) {
         trace(m, call, choice);
     }

@@ -99,7 +99,6 @@ static int make_room(const hdring_xport_t *x, pieces_t *ps, int n)
 static int redistribute(const hdring_xport_t *x, const hdring_blocks_t *owned, const hdring_layout_t *layout,
                         hdring_buf_t positions_buf, hdring_loc_t mine, bool deliver)
 {
-    pieces_t held = {NULL, NULL, 0}, own = {NULL, NULL, 0}, local = {NULL, NULL, 0};
     const int held_pos = hdring_layout_position_of(layout, x->rank);
     const size_t my_first = hdring_block_offset(owned, x->rank), my_count = hdring_block_count(owned, x->rank);
 
@@ -110,6 +109,7 @@ static int redistribute(const hdring_xport_t *x, const hdring_blocks_t *owned, c
         const hdring_loc_t in_position = hdring_at(positions_buf, my_first);
         return deliver ? hdring_copy(x, in_position, mine, my_count) : hdring_copy(x, mine, in_position, my_count);
     }
+    pieces_t held = {NULL, NULL, 0}, own = {NULL, NULL, 0}, local = {NULL, NULL, 0};
     list_pieces(x, owned, layout, held_pos, positions_buf, mine, &held, &own, &local);
     int rc = make_room(x, &held, held.n);
     rc = HDRING_OK == rc ? make_room(x, &own, own.n) : rc;

@@ -206,9 +206,10 @@ static inline int hdring_reduce_replicated(const hdring_xport_t *x, hdring_loc_t
     return x->ops->reduce(x, left, right, dst, count, HDRING_REDUCE_REPLICATED);
 }
 
+/* A copy onto itself (an algorithm's block already in place) costs nothing. */
 static inline int hdring_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count)
 {
-    return x->ops->copy(x, src, dst, count);
+    return src.buf == dst.buf && src.off == dst.off ? HDRING_OK : x->ops->copy(x, src, dst, count);
 }
 
 /* Memory for n items of `size` bytes until the call returns (hdring_transport_ops_t.take); NULL on overflow or
