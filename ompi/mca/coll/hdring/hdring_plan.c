@@ -2,6 +2,7 @@
 /* hdring plans: see hdring_plan.h. */
 #include "hdring_plan.h"
 
+#include <math.h>
 #include <stdint.h>
 
 #include "hdring_cost.h"
@@ -9,7 +10,6 @@
 #define SCAN_FIRST 1.0
 #define SCAN_LAST 17592186044416.0 /* 2^44 bytes: the last segment extends to any size */
 #define SCAN_STEP 2.0
-#define CROSSOVER_PRECISION (1.0 / 128) /* relative: crossovers found to 1% (the costs there differ by less) */
 
 /* The algorithm of `coll` with that role (every collective has one latency and one bandwidth algorithm). */
 static hdring_alg_t with_role(hdring_coll_t coll, hdring_role_t role)
@@ -114,10 +114,12 @@ void hdring_plan_build(const hdring_plan_input_t *in, hdring_plan_t *plan)
         while (at < last) {
             const double next = at * SCAN_STEP + 1 < last ? at * SCAN_STEP + 1 : last;
             const choice_t w = fastest(algs, nalgs, in, next);
-            if (!same_choice(&w, &winner)) { /* the first size where the choice changes, by bisection */
+            /* the first size where the choice changes, by bisection to the byte: costs jump there at an eager
+             * limit, where a switch even a few bytes early costs a round trip */
+            if (!same_choice(&w, &winner)) {
                 double lo = at, hi = next;
-                while (hi - lo > 1 && hi - lo > lo * CROSSOVER_PRECISION) {
-                    const double mid = lo + (hi - lo) / 2;
+                while (hi - lo > 1) {
+                    const double mid = floor(lo + (hi - lo) / 2); /* whole bytes */
                     const choice_t c = fastest(algs, nalgs, in, mid);
                     if (same_choice(&c, &winner)) {
                         lo = mid;
