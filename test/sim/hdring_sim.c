@@ -247,31 +247,44 @@ static bool across_nodes(const sim_world_t *w, int a, int b)
     return NULL != w->node_of && w->node_of[a] != w->node_of[b];
 }
 
-/* When a message with a started end (hdring_isend, hdring_irecv) ends: the earliest time from `ready` when the
- * sender's send port and the receiver's receive port are both free for alpha + bytes beta (and, across nodes,
- * both node link directions for bytes beta), which it then occupies. */
+/* When a started message (hdring_isend, hdring_irecv) between nodes ends: the earliest time from `ready` when the
+ * sender's send port and the receiver's receive port are both free for alpha + bytes beta and both node link
+ * directions for bytes beta, which it then occupies. */
 static double claim_ports(sim_world_t *w, int src, int dst, double ready, size_t bytes)
 {
-    const bool across = across_nodes(w, src, dst);
-    const sim_cost_t *link = across ? &w->network : &w->cost;
-    const double wire = (double) bytes * link->beta, d = link->alpha + wire;
+    const double wire = (double) bytes * w->network.beta, d = w->network.alpha + wire;
     busy_t *sp = &w->ranks[src].send_port, *rp = &w->ranks[dst].recv_port;
+    busy_t *out = &w->link_out[w->node_of[src]], *in = &w->link_in[w->node_of[dst]];
     double t = ready, until;
-    while (!free_during(sp, t, d, &until) || !free_during(rp, t, d, &until) ||
-           (across && (!free_during(&w->link_out[w->node_of[src]], t, wire, &until) ||
-                       !free_during(&w->link_in[w->node_of[dst]], t, wire, &until)))) {
+    while (!free_during(sp, t, d, &until) || !free_during(rp, t, d, &until) || !free_during(out, t, wire, &until) ||
+           !free_during(in, t, wire, &until)) {
         t = until;
     }
     occupy(w, sp, t, d);
     occupy(w, rp, t, d);
-    if (across) {
-        if (wire > 0) {
-            occupy(w, &w->link_out[w->node_of[src]], t, wire);
-            occupy(w, &w->link_in[w->node_of[dst]], t, wire);
-        }
-        w->link_stats[w->node_of[src]].bytes_sent += bytes;
-        w->link_stats[w->node_of[dst]].bytes_received += bytes;
+    if (wire > 0) {
+        occupy(w, out, t, wire);
+        occupy(w, in, t, wire);
     }
+    w->link_stats[w->node_of[src]].bytes_sent += bytes;
+    w->link_stats[w->node_of[dst]].bytes_received += bytes;
+    occupy(w, &w->ranks[src].activity, t, d);
+    occupy(w, &w->ranks[dst].activity, t, d);
+    return t + d;
+}
+
+/* When a message within a node that can start at `ready` ends: its receiver copies it in, in the earliest gap of
+ * alpha + bytes beta its receive port has from then (the sender's port stays free: a rank's sends within a node
+ * overlap). */
+static double claim_receiver(sim_world_t *w, int src, int dst, double ready, size_t bytes)
+{
+    const double d = w->cost.alpha + (double) bytes * w->cost.beta;
+    busy_t *rp = &w->ranks[dst].recv_port;
+    double t = ready, until;
+    while (!free_during(rp, t, d, &until)) {
+        t = until;
+    }
+    occupy(w, rp, t, d);
     occupy(w, &w->ranks[src].activity, t, d);
     occupy(w, &w->ranks[dst].activity, t, d);
     return t + d;
@@ -293,12 +306,12 @@ static void time_message(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
     if (copied_in_by_receiver(w, send, recv) && w->ranks[recv->dst].clock > start) {
         start = w->ranks[recv->dst].clock;
     }
-    if (send->started || recv->started) {
+    if (!across_nodes(w, send->src, send->dst)) {
+        send->end = recv->end = claim_receiver(w, send->src, send->dst, start, bytes);
+    } else if (send->started || recv->started) {
         send->end = recv->end = claim_ports(w, send->src, send->dst, start, bytes);
     } else {
-        send->end = recv->end = across_nodes(w, send->src, send->dst)
-                                    ? cross_link(w, send->src, send->dst, start, bytes)
-                                    : start + w->cost.alpha + (double) bytes * w->cost.beta;
+        send->end = recv->end = cross_link(w, send->src, send->dst, start, bytes);
     }
     send->done = recv->done = true;
     sim_rec_t *const ends[2] = {send, recv};
@@ -432,9 +445,12 @@ static int sim_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
         rec->is_send = is_send;
         rec->count = m->count;
         rec->addr = addr;
-        rec->ready = *port;
-        const sim_cost_t *link = across_nodes(w, rec->src, rec->dst) ? &w->network : &w->cost;
-        *port += link->alpha + (double) (m->count * w->op.elem_size) * link->beta;
+        if (across_nodes(w, rec->src, rec->dst)) { /* queued on this rank's port in posting order */
+            rec->ready = *port;
+            *port += w->network.alpha + (double) (m->count * w->op.elem_size) * w->network.beta;
+        } else { /* the receiver's port orders it when it is timed */
+            rec->ready = rk->clock;
+        }
     }
     if (HDRING_OK != rc) {
         free(recs);

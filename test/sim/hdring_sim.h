@@ -14,17 +14,18 @@
  * differ between sender and receiver, self-sends. A reduce whose dst is its left operand poisons the right
  * operand, as the interface allows, so a kernel relying on it surviving is caught.
  *
- * Time follows the alpha-beta-gamma model with one send and one receive port per rank: a message starts when
- * both ends have posted it (messages of one exchange queue on each port in posting order), takes
- * alpha + bytes * beta, and a reduction takes bytes * gamma. Copies are free. A message started without waiting
- * (hdring_isend, hdring_irecv) goes at its own pace: it takes the earliest gap of alpha + bytes * beta, from the
- * later of its two posts, in which the sender's send port and the receiver's receive port are both free of other
- * started messages, while the ranks' clocks move on; waiting for it moves the clock to its end. Within a node the
- * receiver copies it in (as Open MPI's shared-memory transport does for all but small messages), so it starts no
- * earlier than its receiver waits for it: a reduction overlaps a transfer into the same rank only across nodes.
- * An exchange issued while messages are in flight is timed as if its ports were free. Per rank the simulator
- * counts bytes and messages sent and received, bytes reduced, the clock at which the rank finished, and how long
- * it was busy: the union of the times its ports transferred and it reduced (the rest of the run it waited).
+ * Time follows the alpha-beta-gamma model: a message starts when both ends have posted it and takes
+ * alpha + bytes * beta, a reduction takes bytes * gamma, copies are free. Within a node the receiver copies each
+ * message in (as Open MPI's shared-memory transport does for all but small messages): a message takes the earliest
+ * gap of alpha + bytes * beta its receiver's receive port has from the later of its posts (a started message,
+ * hdring_isend or hdring_irecv, no earlier than its receiver waits for it), so a rank's receives queue and its
+ * sends within a node overlap, and a reduction overlaps a transfer into the same rank only across nodes. Across
+ * nodes each rank has a send and a receive port: the messages of one exchange queue on each in posting order, and
+ * a started message takes the earliest gap in which the sender's send port, the receiver's receive port and both
+ * link directions (below) are free, while the ranks' clocks move on; waiting for it moves the clock to its end.
+ * Across nodes an exchange issued while messages are in flight is timed as if its ports were free. Per rank the
+ * simulator counts bytes and messages sent and received, bytes reduced, the clock at which the rank finished, and
+ * how long it was busy: the union of the times its messages moved and it reduced (the rest of the run it waited).
  *
  * Nodes (sim_set_nodes): ranks on different nodes exchange over the network's alpha and beta, and each node has
  * one link, a send and a receive direction that carry one message at a time: a message across nodes occupies

@@ -305,7 +305,8 @@ END_TEST
  * as if all took the whole time (flat rhd: the model is up to 30% slower); the model lets the concurrent index
  * groups of a hierarchical algorithm pipeline perfectly, which short phases cannot (up to 45% faster). The
  * pipelined chain on nodes of several ranks mixes fast and slow links, whose segments the simulator does not keep
- * in perfect step: within 1% (0.05% seen). */
+ * in perfect step, and the double binary tree's model charges its rounds on average (hdring_cost.c): with either
+ * as the algorithm or a phase, within 1% (0.08% seen). */
 START_TEST(model_time_matches_simulator_on_grids)
 {
     size_t *blocks = malloc(128 * sizeof(size_t));
@@ -329,10 +330,14 @@ START_TEST(model_time_matches_simulator_on_grids)
                 const double model = hdring_cost_time(algs[a], &m, n, NULL), ratio = model / res.time;
                 const bool one_flow = 1 == ppn || HDRING_COLL_BCAST == row->coll ||
                                       HDRING_ROLE_BANDWIDTH == row->role;
-                const double slack = NULL != row->segment && ppn > 1 ? 1e-2 : 1e-9;
+                bool pipelined = NULL != row->segment; /* the algorithm, or a hierarchy's phase */
+                for (int k = 0; k < HDRING_NPHASES && HDRING_ALG_NONE != row->inner; ++k) {
+                    pipelined |= HDRING_ALG_NONE != phase[k] && NULL != hdring_algorithm(phase[k])->segment;
+                }
+                const double slack = pipelined && ppn > 1 ? 1e-2 : 1e-9;
                 const double lo = one_flow ? 1 - slack : HDRING_ALG_NONE != row->inner ? 0.55 : 0.85;
                 const double hi = one_flow ? 1 + slack : HDRING_ALG_NONE != row->inner ? 1.0 : 1.3;
-                ck_assert_msg(lo <= ratio && ratio <= hi, "%s on %d x %d: model %.6g s, simulator %.6g s (x%.3f)",
+                ck_assert_msg(lo <= ratio && ratio <= hi, "%s on %d x %d: model %.6g s, simulator %.6g s (x%.4f)",
                               hdring_alg_name(algs[a]), nodes, ppn, model, res.time, ratio);
                 result_free(&res);
             }

@@ -155,9 +155,14 @@ static link_t link_next(const hdring_model_t *m)
 /* A tree level (binomial bcast and scatter): the ranks holding the data, 2d apart, send to d ranks further (the
  * level's receivers: ceil((p - d) / 2d)), within a node when the node holds aligned runs of 2d ranks; across, one
  * sender per node. */
+static bool tree_level_local(const hdring_model_t *m, int d)
+{
+    return 1 == m->shape.nodes || (grouped(m) && 0 == ranks_per_node(m) % (2 * d));
+}
+
 static link_t link_tree(const hdring_model_t *m, int d)
 {
-    if (1 == m->shape.nodes || (grouped(m) && 0 == ranks_per_node(m) % (2 * d))) {
+    if (tree_level_local(m, d)) {
         return local_link(m, (m->p - d + 2 * d - 1) / (2 * d));
     }
     return network_link(m, grouped(m) ? 1 : ranks_per_node(m));
@@ -250,7 +255,8 @@ static void bb_reduce_phase(const hdring_model_t *mo, const hdring_binblocks_t *
         if (b == m - 1) {
             post = rs[b];
         }
-        const double last = post + (ratio - 1) * transfer(c, piece);
+        /* a rank's hand-up pieces go out one after another across nodes; within a node they overlap */
+        const double last = post + (1 == mo->shape.nodes ? 0 : (ratio - 1) * transfer(c, piece));
         out->ready[b] = max2(last, rs[b - 1]) + transfer(c, piece);
         /* block b-1 receives its piece and reduces it in, then posts its own hand-up */
         post = max2(rs[b - 1], last) + transfer(c, piece) + reduction(mo, piece, mo->p);
@@ -266,9 +272,12 @@ static double bb_hand_down(const hdring_model_t *mo, const hdring_binblocks_t *b
     const int s0 = hdring_binblocks_size(bb, 0);
     const int ratio = 1 << (bb->log2_size[b - 1] - bb->log2_size[b]);
     const link_t c = link_any(mo);
+    const double pieces = transfers(c, ratio, run_bytes(fine, s0 >> bb->log2_size[b]));
+    if (1 == mo->shape.nodes) { /* the receiver copies the pieces in, one after another, once they are sent */
+        return max2(sender_ready, ready) + pieces;
+    }
     const double last = sender_ready + transfer(c, run_bytes(fine, s0 >> bb->log2_size[b - 1]));
-    const double queued = ready + transfers(c, ratio, run_bytes(fine, s0 >> bb->log2_size[b]));
-    return max2(last, queued);
+    return max2(last, ready + pieces);
 }
 
 static double bb_broadcast_phase(const hdring_model_t *mo, const hdring_binblocks_t *bb,
@@ -456,6 +465,7 @@ typedef struct layout_key {
     holders_t holders;
     hdring_rhd_order_t order;
     bool whole_blocks, all_move;
+    bool holder_ports, owner_ports; /* whose ports a piece occupies (see layout_time) */
 } layout_key_t;
 
 typedef struct layout_loads {
@@ -478,9 +488,9 @@ static double layout_walk(const layout_key_t *k, const geometry_t *g, link_t lk,
 {
     positions_model_t pm = {g, {0}, k->holders, k->order, k->whole_blocks};
     const uint64_t block_units = (uint64_t) g->pof2;
-    double sends = 0, receives = 0, busiest = 0;
-    uint64_t send_units = 0, receive_units = 0;
-    int send_pieces = 0, receive_pieces = 0;
+    double held = 0, owned = 0, busiest = 0; /* the pieces of a holder's position, of an owner's block */
+    uint64_t held_units = 0, owned_units = 0;
+    int held_pieces = 0, owned_pieces = 0;
 
     hdring_fold_init(&pm.fold, g->p);
     for (int j = 0, b = 0; j < g->pof2 && b < g->p;) {
@@ -490,31 +500,35 @@ static double layout_walk(const layout_key_t *k, const geometry_t *g, link_t lk,
         const uint64_t to = pos_end < block_end ? pos_end : block_end;
         if (to > from && (k->all_move || position_holder(&pm, j) != b)) {
             const double t = transfer(lk, (double) (to - from) * unit);
-            sends += t;
-            receives += t;
-            send_units += to - from;
-            receive_units += to - from;
-            ++send_pieces;
-            ++receive_pieces;
+            held += t;
+            owned += t;
+            held_units += to - from;
+            owned_units += to - from;
+            ++held_pieces;
+            ++owned_pieces;
         }
         if (pos_end <= block_end) {
-            busiest = max2(busiest, sends);
-            if (NULL != loads) {
-                note_load(loads, send_pieces, send_units);
+            if (k->holder_ports) {
+                busiest = max2(busiest, held);
+                if (NULL != loads) {
+                    note_load(loads, held_pieces, held_units);
+                }
             }
-            sends = 0;
-            send_units = 0;
-            send_pieces = 0;
+            held = 0;
+            held_units = 0;
+            held_pieces = 0;
             ++j;
         }
         if (block_end <= pos_end) {
-            busiest = max2(busiest, receives);
-            if (NULL != loads) {
-                note_load(loads, receive_pieces, receive_units);
+            if (k->owner_ports) {
+                busiest = max2(busiest, owned);
+                if (NULL != loads) {
+                    note_load(loads, owned_pieces, owned_units);
+                }
             }
-            receives = 0;
-            receive_units = 0;
-            receive_pieces = 0;
+            owned = 0;
+            owned_units = 0;
+            owned_pieces = 0;
             ++b;
         }
     }
@@ -524,7 +538,7 @@ static double layout_walk(const layout_key_t *k, const geometry_t *g, link_t lk,
 static bool same_layout(const layout_key_t *a, const layout_key_t *b)
 {
     return a->p == b->p && a->holders == b->holders && a->order == b->order && a->whole_blocks == b->whole_blocks &&
-           a->all_move == b->all_move;
+           a->all_move == b->all_move && a->holder_ports == b->holder_ports && a->owner_ports == b->owner_ports;
 }
 
 /* The loads of a layout: kept, or walked for (and kept, replacing the oldest). */
@@ -546,10 +560,13 @@ static const layout_loads_t *layout_loads(const layout_key_t *k, const geometry_
     return &memo[e];
 }
 
-static double layout_time(const hdring_model_t *m, holders_t holders, hdring_rhd_order_t order, bool whole_blocks,
-                          bool all_move, const geometry_t *g, double n)
+/* Deliver (holders send, owners receive) or collect (the reverse). Across nodes a rank's pieces queue on its port
+ * both ways; within a node each receiver copies its pieces in, so only the receivers' ports queue. */
+static double layout_time(const hdring_model_t *m, bool deliver, holders_t holders, hdring_rhd_order_t order,
+                          bool whole_blocks, bool all_move, const geometry_t *g, double n)
 {
-    const layout_key_t k = {g->p, holders, order, whole_blocks, all_move};
+    const bool across = 1 != m->shape.nodes;
+    const layout_key_t k = {g->p, holders, order, whole_blocks, all_move, across || !deliver, across || deliver};
     const double unit = n / ((double) g->p * g->pof2);
     const link_t lk = link_any(m);
     const layout_loads_t *loads = lk.share > 1 ? NULL : layout_loads(&k, g);
@@ -580,7 +597,7 @@ double hdring_cost_reduce_scatter_rhd(hdring_alg_t self, const hdring_model_t *m
     (void) self, (void) phase;
     return fold_time(m, &g, n) +
            halving(m, &even, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), true, g.pof2) +
-           layout_time(m, HELD_BY_SURVIVORS, order, false, renumbered(m), &g, n);
+           layout_time(m, true, HELD_BY_SURVIVORS, order, false, renumbered(m), &g, n);
 }
 
 double hdring_cost_reduce_scatter_binary_blocks(hdring_alg_t self, const hdring_model_t *m, double n,
@@ -593,7 +610,7 @@ double hdring_cost_reduce_scatter_binary_blocks(hdring_alg_t self, const hdring_
     (void) self, (void) phase;
     hdring_binblocks_init(&bb, m->p);
     bb_reduce_phase(m, &bb, &even, &ph);
-    return ph.red0 + layout_time(m, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, false, renumbered(m), &g, n);
+    return ph.red0 + layout_time(m, true, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, false, renumbered(m), &g, n);
 }
 
 /* Bruck's L steps, step k moving (and, with `reduce`, reducing) the blocks of min(2^k, p - 2^k) ranks; symmetric,
@@ -633,7 +650,7 @@ static double allgather_rhd_time(const hdring_model_t *m, double n, hdring_rhd_o
 {
     const geometry_t g = geometry(m->p);
     const position_sizes_t whole_blocks = {n / g.p, g.r};
-    return layout_time(m, HELD_BY_SURVIVORS, order, true, all_move, &g, n) +
+    return layout_time(m, false, HELD_BY_SURVIVORS, order, true, all_move, &g, n) +
            halving(m, &whole_blocks, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), false,
                    g.pof2) +
            unfold_time(m, &g, n);
@@ -654,24 +671,46 @@ double hdring_cost_allgather_binary_blocks(hdring_alg_t self, const hdring_model
     bb_phases_t ph;
     (void) self, (void) phase;
     hdring_binblocks_init(&bb, m->p);
-    ph.red0 = layout_time(m, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, true, renumbered(m), &g, n);
+    ph.red0 = layout_time(m, false, HELD_BY_BLOCK0, HDRING_RHD_DISTANCE_DOUBLING, true, renumbered(m), &g, n);
     for (int b = 1; b < bb.nblocks; ++b) {
         ph.ready[b] = ph.red0;
     }
     return bb_broadcast_phase(m, &bb, &whole_blocks, &ph);
 }
 
-/* The root's sends down a binomial tree, queued on its port: to the subtree of 2^k ranks (at most p - 2^k),
- * largest first, at distance 2^k; each the whole message (bcast) or the subtree's blocks (scatter). */
+/* A binomial tree from rank 0: the hop of level k (distance 2^k) carries the whole message (bcast) or the blocks of
+ * the child's subtree, at most 2^k of them (scatter). Across nodes a rank's sends queue on its port, largest
+ * subtree first, so the root's sends of those levels add up. Within a node each receiver copies its message in,
+ * so a rank's sends overlap and rank c has its data one hop per set bit of c after its node got it: the tree takes
+ * the most any c < p collects, found bit by bit from the top (following p - 1's bits, or leaving one of them
+ * clear so that every lower level may be taken whole). Exact when all levels are of one kind; mixed, the root's
+ * queue across nodes plus the most within a node bound it. */
+static double tree_hop(const hdring_model_t *m, double n, bool scatter, int k, int child)
+{
+    const int span = (1 << k) < m->p - child ? 1 << k : m->p - child;
+    return transfer(link_tree(m, 1 << k), scatter ? n * span / m->p : n);
+}
+
 static double tree_time(const hdring_model_t *m, double n, bool scatter)
 {
-    double t = 0;
-    for (int k = hdring_ceil_log2(m->p) - 1; k >= 0; --k) {
-        const link_t lk = link_tree(m, 1 << k);
-        const int subtree = (1 << k) < m->p - (1 << k) ? 1 << k : m->p - (1 << k);
-        t += transfer(lk, scatter ? n * subtree / m->p : n);
+    const int levels = hdring_ceil_log2(m->p), last = m->p - 1;
+    double whole_below[HDRING_MAX_LOG2_P + 2]; /* [k]: every local level under k, each hop a whole subtree */
+    double queued = 0, path = 0, most = 0;
+
+    whole_below[0] = 0;
+    for (int k = 0; k < levels; ++k) {
+        whole_below[k + 1] = whole_below[k] + (tree_level_local(m, 1 << k) ? tree_hop(m, n, scatter, k, 0) : 0);
     }
-    return t;
+    for (int k = levels - 1; k >= 0; --k) {
+        if (!tree_level_local(m, 1 << k)) {
+            queued += tree_hop(m, n, scatter, k, 1 << k);
+        }
+        if (last >> k & 1) {
+            most = max2(most, path + whole_below[k]);
+            path += tree_level_local(m, 1 << k) ? tree_hop(m, n, scatter, k, last >> k << k) : 0;
+        }
+    }
+    return queued + max2(most, path);
 }
 
 double hdring_cost_bcast_binomial(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
@@ -760,14 +799,26 @@ double hdring_cost_bcast_chain(hdring_alg_t self, const hdring_model_t *m, doubl
     return chain_time(&c, n, hdring_segment_bcast_chain(m, n));
 }
 
-/* The double binary tree: each half of the message in k segments of s = n/(2k) bytes down its tree; every rank
- * with children sends two segments per round, so a round takes two messages, and the last segment reaches the
- * deepest rank 2 depth messages after the root sent it. On the simulator the kernel's greedy order (each rank takes
- * a lane's segment t at step t + its depth there) keeps 2 to 2.6 messages per round: the model charges 2.5,
- * (2 depth + 2.5 (k - 1))(alpha + s beta), within 0.75-1.35 of the simulator for p up to 1025 (test_cost). Links:
- * every rank's messages may cross its node's link, shared by the node's ranks. On 2 ranks one lane carries the
- * whole message. */
-#define DOUBLE_TREE_ROUND 2.5
+/* The double binary tree: each half of the message in k segments of s = n/(2k) bytes down its tree, the last
+ * segment reaching the deepest rank after `depth` levels. Across nodes every rank with children sends two segments
+ * per round on its port, and a segment takes two messages per level; on the simulator the kernel's greedy order
+ * (each rank takes a lane's segment t at step t + its depth there) keeps 2 to 2.6 messages per round: the model
+ * charges 2.5, (2 depth + 2.5 (k - 1))(alpha + s beta). Within a node a rank's sends overlap and its receive port
+ * takes the two lanes' segments: 2 messages per round and one per level, where the simulator takes depth + 2 (k - 1)
+ * to 2 messages more (a lane's segment queues behind the other's): the model charges half a message more,
+ * (depth + 0.5 + 2 (k - 1))(alpha + s beta). Within 0.7-1.35 of the simulator for p up to 256 (test_cost). Links: every rank's messages may cross its node's link, shared by the node's ranks. On 2 ranks one
+ * lane carries the whole message. */
+typedef struct double_tree_pace {
+    double per_level, queued, per_round; /* messages */
+} double_tree_pace_t;
+
+static double_tree_pace_t double_tree_pace(const hdring_model_t *m)
+{
+    const double_tree_pace_t within = {1, 0.5, 2}, across = {2, 0, 2.5};
+    return 1 == m->shape.nodes ? within : across;
+}
+
+static double double_tree_depth(const hdring_model_t *m) { return hdring_floor_log2(m->p > 1 ? m->p - 1 : 1) + 1; }
 
 static double double_tree_time(const hdring_model_t *m, double n, double segment)
 {
@@ -778,23 +829,26 @@ static double double_tree_time(const hdring_model_t *m, double n, double segment
         const double k = segment > 0 && segment < n ? ceil(n / segment) : 1;
         return k * transfer(link_any(m), n / k);
     }
+    const double_tree_pace_t pace = double_tree_pace(m);
     const double half = n / 2, k = segment > 0 && segment < half ? ceil(half / segment) : 1;
-    const double depth = hdring_floor_log2(m->p - 1) + 1;
-    return (2 * depth + DOUBLE_TREE_ROUND * (k - 1)) * transfer(link_any(m), half / k);
+    return (pace.per_level * double_tree_depth(m) + pace.queued + pace.per_round * (k - 1)) *
+           transfer(link_any(m), half / k);
 }
 
-/* m->segment, or the segment size of the k minimising (c + 2.5 k)(alpha + B/k), c = 2 depth - 2.5, B = n beta / 2:
- * k = sqrt(c B / (2.5 alpha)); whole numbers around it and one segment are tried, whole bytes. */
+/* m->segment, or the segment size of the k minimising (c + r k)(alpha + B/k), c = l depth + q - r for the pace's
+ * messages per level l, queued q and per round r, B = n beta / 2: k = sqrt(c B / (r alpha)); whole numbers around it and
+ * one segment are tried, whole bytes. */
 double hdring_segment_bcast_double_tree(const hdring_model_t *m, double n)
 {
     if (m->segment > 0) {
         return m->segment;
     }
     const link_t lk = link_any(m);
-    const double half = n / 2, c = 2 * (hdring_floor_log2(m->p > 1 ? m->p - 1 : 1) + 1) - DOUBLE_TREE_ROUND;
+    const double_tree_pace_t pace = double_tree_pace(m);
+    const double half = n / 2, c = pace.per_level * double_tree_depth(m) + pace.queued - pace.per_round;
     double best = ceil(half), best_time = double_tree_time(m, n, best);
     if (lk.alpha > 0 && c > 0) {
-        const double k = floor(sqrt(c * half * lk.beta / (DOUBLE_TREE_ROUND * lk.alpha)));
+        const double k = floor(sqrt(c * half * lk.beta / (pace.per_round * lk.alpha)));
         for (double kk = k; kk <= k + 1; ++kk) {
             const double segment = kk >= 1 ? ceil(half / kk) : ceil(half);
             consider(segment, double_tree_time(m, n, segment), &best, &best_time);

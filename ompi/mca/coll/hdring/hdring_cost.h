@@ -4,8 +4,9 @@
  * hdring cost model: the alpha-beta-gamma time of every algorithm, MPI-free.
  *
  * The model is the simulator's (test/sim): a message of b bytes takes alpha + b beta once both ends have
- * posted it, each rank has one send and one receive port (messages of one exchange queue on a port), sends
- * are synchronous, reducing b bytes takes b gamma, copies are free. n is the whole vector in bytes
+ * posted it, the messages a rank receives queue on its receive port, sends are synchronous, reducing b bytes
+ * takes b gamma, copies are free. Within a node the receiver copies each message in, so a rank's sends there
+ * overlap (a tree's root feeds all its children at once); across nodes a rank's sends queue on its send port. n is the whole vector in bytes
  * (reduce_scatter and allgather: p equal blocks of n/p). Beyond the simulator, a message larger than the link's
  * eager limit (hdring_cost_params_t.eager; 0 in the tests that compare with the simulator) pays a rendezvous,
  * 2 alpha, and a node's ranks share its cores (hdring_shape_t.cores).
