@@ -483,14 +483,32 @@ static void note_load(layout_loads_t *loads, int pieces, uint64_t units)
     }
 }
 
+/* The pieces one port carries in a layout walk. */
+typedef struct layout_port {
+    double time;
+    uint64_t units;
+    int pieces;
+} layout_port_t;
+
+/* A port's pieces are all counted: its time joins the busiest when the port queues them, and it starts over. */
+static void close_port(layout_port_t *port, bool queues, double *busiest, layout_loads_t *loads)
+{
+    if (queues) {
+        *busiest = max2(*busiest, port->time);
+        if (NULL != loads) {
+            note_load(loads, port->pieces, port->units);
+        }
+    }
+    *port = (layout_port_t) {0, 0, 0};
+}
+
 /* One walk: the busiest port's time on link lk and, when loads is not NULL, the loads. */
 static double layout_walk(const layout_key_t *k, const geometry_t *g, link_t lk, double unit, layout_loads_t *loads)
 {
     positions_model_t pm = {g, {0}, k->holders, k->order, k->whole_blocks};
     const uint64_t block_units = (uint64_t) g->pof2;
-    double held = 0, owned = 0, busiest = 0; /* the pieces of a holder's position, of an owner's block */
-    uint64_t held_units = 0, owned_units = 0;
-    int held_pieces = 0, owned_pieces = 0;
+    layout_port_t held = {0, 0, 0}, owned = {0, 0, 0}; /* a holder's port (its position), an owner's (its block) */
+    double busiest = 0;
 
     hdring_fold_init(&pm.fold, g->p);
     for (int j = 0, b = 0; j < g->pof2 && b < g->p;) {
@@ -500,35 +518,15 @@ static double layout_walk(const layout_key_t *k, const geometry_t *g, link_t lk,
         const uint64_t to = pos_end < block_end ? pos_end : block_end;
         if (to > from && (k->all_move || position_holder(&pm, j) != b)) {
             const double t = transfer(lk, (double) (to - from) * unit);
-            held += t;
-            owned += t;
-            held_units += to - from;
-            owned_units += to - from;
-            ++held_pieces;
-            ++owned_pieces;
+            held = (layout_port_t) {held.time + t, held.units + (to - from), held.pieces + 1};
+            owned = (layout_port_t) {owned.time + t, owned.units + (to - from), owned.pieces + 1};
         }
         if (pos_end <= block_end) {
-            if (k->holder_ports) {
-                busiest = max2(busiest, held);
-                if (NULL != loads) {
-                    note_load(loads, held_pieces, held_units);
-                }
-            }
-            held = 0;
-            held_units = 0;
-            held_pieces = 0;
+            close_port(&held, k->holder_ports, &busiest, loads);
             ++j;
         }
         if (block_end <= pos_end) {
-            if (k->owner_ports) {
-                busiest = max2(busiest, owned);
-                if (NULL != loads) {
-                    note_load(loads, owned_pieces, owned_units);
-                }
-            }
-            owned = 0;
-            owned_units = 0;
-            owned_pieces = 0;
+            close_port(&owned, k->owner_ports, &busiest, loads);
             ++b;
         }
     }
