@@ -189,6 +189,10 @@ static link_t link_any(const hdring_model_t *m)
     return 1 == m->shape.nodes ? local_link(m, m->p) : network_link(m, ranks_per_node(m));
 }
 
+/* Whether link_any's links are a node's: there each receiver copies its messages in, so a rank's sends overlap and
+ * only receive ports queue; across nodes a rank's sends queue on its send port too. */
+static bool sends_overlap(const hdring_model_t *m) { return 1 == m->shape.nodes; }
+
 /* The sizes of the p' fine positions an RHD or binary-block schedule works on: `pairs` positions of two
  * units, then single units. Balanced positions have no pairs (unit n/p'); an allgather's whole-block
  * positions have r pairs of blocks (unit n/p). Schedules move aligned runs of positions, the first run of w
@@ -256,7 +260,7 @@ static void bb_reduce_phase(const hdring_model_t *mo, const hdring_binblocks_t *
             post = rs[b];
         }
         /* a rank's hand-up pieces go out one after another across nodes; within a node they overlap */
-        const double last = post + (1 == mo->shape.nodes ? 0 : (ratio - 1) * transfer(c, piece));
+        const double last = post + (sends_overlap(mo) ? 0 : (ratio - 1) * transfer(c, piece));
         out->ready[b] = max2(last, rs[b - 1]) + transfer(c, piece);
         /* block b-1 receives its piece and reduces it in, then posts its own hand-up */
         post = max2(rs[b - 1], last) + transfer(c, piece) + reduction(mo, piece, mo->p);
@@ -273,7 +277,7 @@ static double bb_hand_down(const hdring_model_t *mo, const hdring_binblocks_t *b
     const int ratio = 1 << (bb->log2_size[b - 1] - bb->log2_size[b]);
     const link_t c = link_any(mo);
     const double pieces = transfers(c, ratio, run_bytes(fine, s0 >> bb->log2_size[b]));
-    if (1 == mo->shape.nodes) { /* the receiver copies the pieces in, one after another, once they are sent */
+    if (sends_overlap(mo)) { /* the receiver copies the pieces in, one after another, once they are sent */
         return max2(sender_ready, ready) + pieces;
     }
     const double last = sender_ready + transfer(c, run_bytes(fine, s0 >> bb->log2_size[b - 1]));
@@ -563,8 +567,14 @@ static const layout_loads_t *layout_loads(const layout_key_t *k, const geometry_
 static double layout_time(const hdring_model_t *m, bool deliver, holders_t holders, hdring_rhd_order_t order,
                           bool whole_blocks, bool all_move, const geometry_t *g, double n)
 {
-    const bool across = 1 != m->shape.nodes;
-    const layout_key_t k = {g->p, holders, order, whole_blocks, all_move, across || !deliver, across || deliver};
+    const bool queue_sends = !sends_overlap(m); /* a receiver's port always queues */
+    const layout_key_t k = {.p = g->p,
+                            .holders = holders,
+                            .order = order,
+                            .whole_blocks = whole_blocks,
+                            .all_move = all_move,
+                            .holder_ports = queue_sends || !deliver,
+                            .owner_ports = queue_sends || deliver};
     const double unit = n / ((double) g->p * g->pof2);
     const link_t lk = link_any(m);
     const layout_loads_t *loads = lk.share > 1 ? NULL : layout_loads(&k, g);
@@ -804,8 +814,9 @@ double hdring_cost_bcast_chain(hdring_alg_t self, const hdring_model_t *m, doubl
  * charges 2.5, (2 depth + 2.5 (k - 1))(alpha + s beta). Within a node a rank's sends overlap and its receive port
  * takes the two lanes' segments: 2 messages per round and one per level, where the simulator takes depth + 2 (k - 1)
  * to 2 messages more (a lane's segment queues behind the other's): the model charges half a message more,
- * (depth + 0.5 + 2 (k - 1))(alpha + s beta). Within 0.7-1.35 of the simulator for p up to 256 (test_cost). Links: every rank's messages may cross its node's link, shared by the node's ranks. On 2 ranks one
- * lane carries the whole message. */
+ * (depth + 0.5 + 2 (k - 1))(alpha + s beta). Within 0.7-1.35 of the simulator for p up to 256 (test_cost).
+ * Links: every rank's messages may cross its node's link, shared by the node's ranks. On 2 ranks one lane carries
+ * the whole message. */
 typedef struct double_tree_pace {
     double per_level, queued, per_round; /* messages */
 } double_tree_pace_t;
@@ -813,7 +824,7 @@ typedef struct double_tree_pace {
 static double_tree_pace_t double_tree_pace(const hdring_model_t *m)
 {
     const double_tree_pace_t within = {1, 0.5, 2}, across = {2, 0, 2.5};
-    return 1 == m->shape.nodes ? within : across;
+    return sends_overlap(m) ? within : across;
 }
 
 static double double_tree_depth(const hdring_model_t *m) { return hdring_floor_log2(m->p > 1 ? m->p - 1 : 1) + 1; }
@@ -834,8 +845,8 @@ static double double_tree_time(const hdring_model_t *m, double n, double segment
 }
 
 /* m->segment, or the segment size of the k minimising (c + r k)(alpha + B/k), c = l depth + q - r for the pace's
- * messages per level l, queued q and per round r, B = n beta / 2: k = sqrt(c B / (r alpha)); whole numbers around it and
- * one segment are tried, whole bytes. */
+ * messages per level l, queued q and per round r, B = n beta / 2: k = sqrt(c B / (r alpha)); whole numbers around
+ * it and one segment are tried, whole bytes. */
 double hdring_segment_bcast_double_tree(const hdring_model_t *m, double n)
 {
     if (m->segment > 0) {

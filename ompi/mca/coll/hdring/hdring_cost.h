@@ -6,10 +6,10 @@
  * The model is the simulator's (test/sim): a message of b bytes takes alpha + b beta once both ends have
  * posted it, the messages a rank receives queue on its receive port, sends are synchronous, reducing b bytes
  * takes b gamma, copies are free. Within a node the receiver copies each message in, so a rank's sends there
- * overlap (a tree's root feeds all its children at once); across nodes a rank's sends queue on its send port. n is the whole vector in bytes
- * (reduce_scatter and allgather: p equal blocks of n/p). Beyond the simulator, a message larger than the link's
- * eager limit (hdring_cost_params_t.eager; 0 in the tests that compare with the simulator) pays a rendezvous,
- * 2 alpha, and a node's ranks share its cores (hdring_shape_t.cores).
+ * overlap (a tree's root feeds all its children at once); across nodes a rank's sends queue on its send port.
+ * n is the whole vector in bytes (reduce_scatter and allgather: p equal blocks of n/p). Beyond the simulator, a
+ * message larger than the link's eager limit (hdring_cost_params_t.eager; 0 in the tests that compare with the
+ * simulator) pays a rendezvous, 2 alpha, and a node's ranks share its cores (hdring_shape_t.cores).
  *
  * Two levels (hdring_model_t): messages between the ranks of one node use the local parameters, messages between
  * nodes the network's, a node's link shared by the messages of a step that cross it (beta times their number).
@@ -27,10 +27,10 @@
  * except binary-block reduce_scatter and allgather and scatter_rhd bcast on p not a power of two: those charge
  * their redistribution with its busiest port, an upper bound (tested within 25%); the pipelined chain and the
  * segmented ring are exact when their segment divides the message (the ring's, its blocks); the double binary
- * tree is charged its schedule's rounds on average (within 0.7-1.35). Per-rank bytes (hdring_cost_volume) are exact for every allreduce
- * algorithm, ring and Bruck reduce_scatter and allgather, rhd reduce_scatter (commutative) and allgather on
- * powers of two, and the chain and double binary tree broadcasts (even counts); bytes across a node's link
- * (hdring_cost_link_bytes) for the hierarchical algorithms and ring on grids of nodes.
+ * tree is charged its schedule's rounds on average (within 0.7-1.35). Per-rank bytes (hdring_cost_volume) are
+ * exact for every allreduce algorithm, ring and Bruck reduce_scatter and allgather, rhd reduce_scatter
+ * (commutative) and allgather on powers of two, and the chain and double binary tree broadcasts (even counts);
+ * bytes across a node's link (hdring_cost_link_bytes) for the hierarchical algorithms and ring on grids of nodes.
  */
 #ifndef HDRING_COST_H
 #define HDRING_COST_H
