@@ -4,8 +4,9 @@
 #
 # Runs against the component staged by 'make check' (HDRING_STAGE), ahead of any installed copy. Every mpirun has
 # a time limit, so a hang fails instead of blocking; limits scale with how fast this machine runs a reference job
-# now (calibrate below), so a busy machine gets longer ones, and the test programs' runs are stopped only when their
-# output stalls for that long (watched), so load that starts mid-run slows them without failing them. Environment (set by test/Makefile.am):
+# now (calibrate below), so a busy machine gets longer ones, and the test programs' runs are stopped only when
+# their output stalls for that long (watched): load that starts mid-run slows them without failing them.
+# Environment (set by test/Makefile.am):
 #   HDRING_STAGE    directory holding mca_coll_hdring.so and its help file
 #   HDRING_TESTBIN  directory of the MPI test programs
 #   MPIRUN, OMPI_INFO

@@ -78,7 +78,8 @@ static void choose_forced(const mca_coll_hdring_module_t *m, const mca_coll_hdri
     }
 }
 
-static void choose(mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice)
+static void choose(const mca_coll_hdring_module_t *m, mca_coll_hdring_plan_t *plan, const mca_coll_hdring_call_t *call,
+                   mca_coll_hdring_choice_t *choice)
 {
     const int forced = m->config.algorithm[call->coll];
 
@@ -89,7 +90,6 @@ static void choose(mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *ca
         choose_forced(m, call, forced, choice);
         return;
     }
-    mca_coll_hdring_plan_t *plan = &m->plan[call->coll][call->ordered ? 1 : 0];
     if (!plan->built) {
         get_plan(m, call->coll, call->comm_size, call->ordered, &plan->plan);
         plan->built = true;
@@ -212,7 +212,7 @@ void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicato
     if (plan->has_last && plan->last_bytes == call->bytes) {
         *choice = plan->last;
     } else {
-        choose(m, call, choice);
+        choose(m, plan, call, choice);
         choose_segment(m, call, choice);
         plan->last = *choice;
         plan->last_bytes = call->bytes;
