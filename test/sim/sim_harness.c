@@ -2,6 +2,8 @@
 /* Test harness on top of hdring_sim: see sim_harness.h. */
 #include "sim_harness.h"
 
+#include "hdring_schedule.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -137,7 +139,17 @@ typedef struct body_arg {
 static int body(const hdring_xport_t *x, void *varg)
 {
     const body_arg_t *a = varg;
-    return hdring_run(x, a->run->alg, &a->args);
+    if (!a->run->replay) {
+        return hdring_run(x, a->run->alg, &a->args);
+    }
+    hdring_schedule_t s;
+    hdring_schedule_init(&s);
+    int rc = hdring_schedule_record(&s, x, a->run->alg, &a->args);
+    if (HDRING_OK == rc) {
+        rc = hdring_schedule_replay(x, &s);
+    }
+    hdring_schedule_free(&s);
+    return rc;
 }
 
 static unsigned long long hash_bytes(const void *buf, size_t bytes)

@@ -47,6 +47,7 @@ typedef struct run {
     bool near_first;
     const hdring_alg_t *phase; /* hierarchical algorithms: HDRING_NPHASES phases */
     size_t segment;       /* pipelined algorithms: elements per segment (0: the message whole) */
+    bool replay;          /* each rank records its schedule, then replays it (hdring_schedule.h) */
 } run_t;
 
 typedef struct run_result {
