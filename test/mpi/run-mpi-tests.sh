@@ -301,11 +301,16 @@ algs_of() {
 
 # Every collective with every algorithm forced and with auto, on a dup of MPI_COMM_WORLD, both halves of an
 # uneven split and a rank-reversed communicator; counts 0, 1, p-1, p, p+1, 3p+2, 1000+p, 40003; every
-# datatype and operation of hdring_check; in place and not.
+# datatype and operation of hdring_check; in place and not. Each case calls its collective once: at some sizes
+# every call is recorded and replayed (coll_hdring_replay_calls 1), at the others every call runs its algorithm
+# directly (0).
 suite_matrix() {
+    local replay
     for np in 1 2 3 4 5 6 7 8 9 12 16; do
+        case $np in 1 | 3 | 4 | 5 | 7 | 16) replay=1 ;; *) replay=0 ;; esac
         for c in $COLLS; do
-            check "$c, every algorithm and auto, np=$np" "$np" "$HDRING_TESTBIN/hdring_check" --coll "$c"
+            check "$c, every algorithm and auto, $([ $replay = 1 ] && echo replayed || echo direct), np=$np" "$np" \
+                --mca coll_hdring_replay_calls "$replay" "$HDRING_TESTBIN/hdring_check" --coll "$c"
         done
     done
     # coll/self (priority 75) serves size-1 communicators unless excluded; then hdring does.
@@ -326,8 +331,9 @@ suite_matrix() {
     for seg in 1 7 4096; do
         counts=()
         [ "$seg" != 1 ] || counts=(--counts 0,1,4,5,6,17,1005)
-        check "bcast in segments of $seg B (coll_hdring_bcast_segment_bytes), np=5" 5 \
-            --mca coll_hdring_bcast_segment_bytes "$seg" "$HDRING_TESTBIN/hdring_check" --coll bcast "${counts[@]}"
+        check "bcast in segments of $seg B (coll_hdring_bcast_segment_bytes), replayed, np=5" 5 \
+            --mca coll_hdring_replay_calls 1 --mca coll_hdring_bcast_segment_bytes "$seg" \
+            "$HDRING_TESTBIN/hdring_check" --coll bcast "${counts[@]}"
         check "ring reduce-scatter in segments of $seg B (coll_hdring_<coll>_segment_bytes), np=5" 5 \
             --mca coll_hdring_allreduce_segment_bytes "$seg" --mca coll_hdring_reduce_scatter_segment_bytes "$seg" \
             --mca coll_hdring_reduce_scatter_block_segment_bytes "$seg" "$HDRING_TESTBIN/hdring_check" \
@@ -357,6 +363,31 @@ suite_trace() {
             pass "trace shows every forced algorithm running, none falling back (np=$np)"
         else
             fail "trace shows every forced algorithm running, none falling back (np=$np)" "missing:$missing"
+        fi
+    done
+    # Recorded schedules: with replay_calls 1 every call records its schedule and replays it, with 2 the second of
+    # identical calls records it and the third replays it (hdring_check repeats the allreduce of --counts 7,7,7),
+    # with 0 no call does either.
+    local replay
+    for replay in 1 2 0; do
+        mpi 5 --mca coll_hdring_verbose 2 --mca coll_hdring_replay_calls "$replay" "$HDRING_TESTBIN/hdring_check" \
+            --alg all --types int --counts 7,7,7
+        local rc=$? missing="" c
+        case $replay in
+        1) for c in $COLLS; do
+               has "^hdring: $c recorded its schedule and replayed it \(calls in a row with these arguments: 1; schedule: [1-9][0-9]* steps\)$" ||
+                   missing="$missing $c"
+           done ;;
+        2) has "^hdring: allreduce recorded its schedule and replayed it \(calls in a row with these arguments: 2; schedule: [1-9][0-9]* steps\)$" &&
+               has "^hdring: allreduce replayed \(calls in a row with these arguments: 3; schedule: [1-9][0-9]* steps\)$" ||
+               missing="allreduce recorded at the second call and replayed at the third" ;;
+        0) ! has '^hdring: [a-z_]+ (recorded|replayed)' && has '^hdring: allreduce ran directly' ||
+               missing="every call run directly" ;;
+        esac
+        if [ $rc -eq 0 ] && [ -z "$missing" ] && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+            pass "trace: recorded schedules replayed as coll_hdring_replay_calls $replay says (np=5)"
+        else
+            fail "trace: recorded schedules replayed as coll_hdring_replay_calls $replay says (np=5)" "missing: $missing"
         fi
     done
 }

@@ -6,8 +6,9 @@
  * Files: coll_hdring_component.c (registration, MCA parameters), coll_hdring_module.c (query, enable,
  * fallback), coll_hdring_decision.c (which algorithm, and why), coll_hdring_agreement.c (every rank decides
  * from the same parameters), coll_hdring_locality.c (where ranks sit), coll_hdring_transport.c (the kernels'
- * transport over the PML), coll_hdring_scratch.c (per-module scratch cache), one file per collective, and the
- * MPI-free layer hdring_*.[ch] (patterns, kernels, algorithms).
+ * transport over the PML), coll_hdring_scratch.c (per-module scratch cache), coll_hdring_schedule.c (running the
+ * chosen algorithm, or replaying its recorded schedule), one file per collective, and the MPI-free layer
+ * hdring_*.[ch] (patterns, kernels, algorithms, schedules).
  */
 #ifndef MCA_COLL_HDRING_H
 #define MCA_COLL_HDRING_H
@@ -21,6 +22,7 @@
 
 #include "hdring_algorithms.h"
 #include "hdring_plan.h"
+#include "hdring_schedule.h"
 #include "hdring_topo.h"
 
 BEGIN_C_DECLS
@@ -55,6 +57,7 @@ typedef struct mca_coll_hdring_config {
     char *node_map; /* coll_hdring_node_map: read when the communicator is created (never later) */
     int verbose;
     size_t scratch_cache_bytes;
+    int replay_calls; /* consecutive calls with the same arguments before the schedule is recorded; 0: never */
     size_t max_message_elements; /* longer messages go to the PML as one message of a derived datatype */
     int check_parameters;        /* which new communicators check that their ranks share the decisive parameters */
 } mca_coll_hdring_config_t;
@@ -143,6 +146,7 @@ typedef struct mca_coll_hdring_module_t {
     mca_coll_hdring_scratch_cache_t scratch;
     mca_coll_hdring_tables_t tables;
     mca_coll_hdring_plan_t plan[MCA_COLL_HDRING_NCOLLS][2]; /* [coll][operand order must be kept] */
+    hdring_schedule_t schedule[MCA_COLL_HDRING_NCOLLS];     /* each collective's last call, recorded */
 } mca_coll_hdring_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_hdring_module_t);
@@ -280,6 +284,13 @@ void mca_coll_hdring_pml_poison(mca_coll_hdring_pml_t *t, int ompi_error);
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc);
 /* Withdraws the messages a failed kernel left in flight: receives cancelled, sends completed (scratch_release). */
 void mca_coll_hdring_pml_withdraw(mca_coll_hdring_pml_t *t);
+
+/* ---- running ---- */
+/* Runs the chosen algorithm on t (coll_hdring_schedule.c): by replaying the module's recorded schedule of this
+ * collective when the call repeats the arguments of the calls before it (hdring_schedule.h), directly otherwise.
+ * At coll_hdring_verbose >= 2 rank 0 says which. An hdring_ status. */
+int mca_coll_hdring_run(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, mca_coll_hdring_coll_t coll,
+                        hdring_alg_t alg, const hdring_args_t *args);
 
 /* ---- scratch ---- */
 /* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype. */

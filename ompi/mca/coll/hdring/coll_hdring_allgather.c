@@ -53,7 +53,7 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
     mca_coll_hdring_args(m, &choice, &parts, false, 1, &blocks, &args);
     rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice.alg, &args));
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));
+        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_ALLGATHER, choice.alg, &args));
     }
     mca_coll_hdring_scratch_release(&t);
     return rc;

@@ -42,7 +42,7 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
     t.base[HDRING_BUF_OUT] = rbuf;
     rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice.alg, &args));
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));
+        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_ALLREDUCE, choice.alg, &args));
     }
     mca_coll_hdring_scratch_release(&t);
     return rc;

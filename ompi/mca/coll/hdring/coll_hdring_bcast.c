@@ -75,7 +75,7 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, const mca_coll_hdring_choice
         mca_coll_hdring_pml_poison(&t, rc);
     }
     if (OMPI_SUCCESS == rc || is_root) {
-        rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice->alg, &args));
+        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_BCAST, choice->alg, &args));
     }
     if (OMPI_SUCCESS == rc && !contiguous && !is_root) {
         rc = convert(buf, count, dtype, packed, bytes, false);
@@ -122,7 +122,7 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
     mca_coll_hdring_args(m, &choice, NULL, false, 1, &none, &args);
     mca_coll_hdring_pml_init(&t, m, comm, dtype, NULL, MCA_COLL_BASE_TAG_BCAST, true);
     t.base[HDRING_BUF_OUT] = buf;
-    const int rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice.alg, &args));
+    const int rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_BCAST, choice.alg, &args));
     mca_coll_hdring_scratch_release(&t);
     return rc;
 }

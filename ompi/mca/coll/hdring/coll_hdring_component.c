@@ -546,7 +546,8 @@ static int hdring_register(void)
     rc = register_var("verbose",
                       "Trace level. 1: for every call, rank 0 of the communicator prints "
                       "'hdring: <coll> np=<p> bytes=<n> alg=<algorithm> (<reason>)', alg=fallback when the call "
-                      "is handed to the next component",
+                      "is handed to the next component. 2: also, after each call, whether it ran its algorithm "
+                      "directly or replayed a recorded schedule (coll_hdring_replay_calls)",
                       MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_5, &cfg->verbose);
     if (OMPI_SUCCESS != rc) {
         return rc;
@@ -579,6 +580,18 @@ static int hdring_register(void)
                       "Scratch memory each communicator keeps between calls, in bytes (allocated when first "
                       "needed). Calls needing more allocate and free their own",
                       MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6, &cfg->scratch_cache_bytes);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    cfg->replay_calls = 2;
+    rc = register_var("replay_calls",
+                      "Once this many consecutive calls of a collective on a communicator had the same arguments "
+                      "(count, datatype size, root, algorithm), hdring records the messages, reductions and copies "
+                      "of the algorithm for them and from then on replays that record instead of running the "
+                      "algorithm's own arithmetic: the same messages and results, less time per call (it matters "
+                      "for small messages). A schedule of more than 1024 steps is not recorded. 0: never record. "
+                      "Ranks may differ in it",
+                      MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_6, &cfg->replay_calls);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }

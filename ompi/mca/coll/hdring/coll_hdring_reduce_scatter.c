@@ -15,8 +15,8 @@
 
 /* Block b holds rcounts[b] elements, or with rcounts NULL, rcount each. */
 static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const int *rcounts, int rcount,
-               struct ompi_datatype_t *dtype, struct ompi_op_t *op, struct ompi_communicator_t *comm, int tag,
-               const mca_coll_hdring_choice_t *choice, bool ordered)
+               struct ompi_datatype_t *dtype, struct ompi_op_t *op, struct ompi_communicator_t *comm,
+               mca_coll_hdring_coll_t coll, int tag, const mca_coll_hdring_choice_t *choice, bool ordered)
 {
     const int p = ompi_comm_size(comm);
     mca_coll_hdring_pml_t t;
@@ -47,7 +47,7 @@ static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const 
         rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice->alg, &args));
     }
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, choice->alg, &args));
+        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, coll, choice->alg, &args));
     }
     mca_coll_hdring_scratch_release(&t);
     return rc;
@@ -77,7 +77,8 @@ int mca_coll_hdring_reduce_scatter(const void *sbuf, void *rbuf, const int *rcou
         return m->fallback.coll_reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                                m->fallback.coll_reduce_scatter_module);
     }
-    return run(m, sbuf, rbuf, rcounts, 0, dtype, op, comm, MCA_COLL_BASE_TAG_REDUCE_SCATTER, &choice, call.ordered);
+    return run(m, sbuf, rbuf, rcounts, 0, dtype, op, comm, call.coll, MCA_COLL_BASE_TAG_REDUCE_SCATTER, &choice,
+               call.ordered);
 }
 
 int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,
@@ -101,6 +102,6 @@ int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcoun
         return m->fallback.coll_reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm,
                                                      m->fallback.coll_reduce_scatter_block_module);
     }
-    return run(m, sbuf, rbuf, NULL, rcount, dtype, op, comm, MCA_COLL_BASE_TAG_REDUCE_SCATTER_BLOCK, &choice,
+    return run(m, sbuf, rbuf, NULL, rcount, dtype, op, comm, call.coll, MCA_COLL_BASE_TAG_REDUCE_SCATTER_BLOCK, &choice,
                call.ordered);
 }
