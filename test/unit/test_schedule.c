@@ -259,6 +259,12 @@ static null_ctx_t *null_new(void)
     return c;
 }
 
+static void null_free(null_ctx_t *c)
+{
+    free(c->arena);
+    free(c);
+}
+
 /* One call on rank `rank` of p through the policy: what the transport was asked to do. */
 static counts_t call(hdring_schedule_t *s, null_ctx_t *c, int rank, int p, hdring_alg_t alg, const hdring_args_t *a,
                      int record_after)
@@ -313,8 +319,7 @@ START_TEST(policy_records_after_repeated_calls)
     ck_assert(!never.keyed && !never.recorded && off.sent > 0);
 
     hdring_schedule_free(&s);
-    free(c->arena);
-    free(c);
+    null_free(c);
 }
 END_TEST
 
@@ -340,8 +345,7 @@ START_TEST(policy_compares_block_boundaries_by_value)
     ck_assert(s.recorded && second.sent + second.received > first.sent + first.received);
 
     hdring_schedule_free(&s);
-    free(c->arena);
-    free(c);
+    null_free(c);
 }
 END_TEST
 
@@ -363,8 +367,7 @@ START_TEST(policy_runs_over_long_schedules_directly)
     ck_assert(!s.recorded && s.direct && same_counts(first, again));
 
     hdring_schedule_free(&s);
-    free(c->arena);
-    free(c);
+    null_free(c);
 }
 END_TEST
 
