@@ -557,14 +557,17 @@ suite_decision() {
 # and the two-level model, on shapes the runtime would never report here.
 suite_topology() {
     local bin=$HDRING_TESTBIN
-    # every collective, every algorithm (hierarchical ones included) and auto, on grids and uneven maps
+    # every collective, every algorithm (hierarchical ones included) and auto, on grids and uneven maps; every call
+    # recorded and replayed on the round-robin grids, run directly on the others
     local shapes="8:0,0,1,1,2,2,3,3:4x2-by-slot 8:0,1,2,3,0,1,2,3:4x2-round-robin 8:2,0,1,3,1,0,3,2:4x2-random"
     shapes="$shapes 6:0,1,2,0,1,2:3x2-round-robin 9:0,0,0,1,1,1,2,2,2:3x3-by-slot 12:0,1,2,0,1,2,0,1,2,0,1,2:3x4-round-robin"
     shapes="$shapes 16:0,1,2,3,4,5,6,7,7,6,5,4,3,2,1,0:8x2-mirrored 7:0,0,0,1,2,2,1:uneven-3-1-3 10:0,1,0,1,0,2,2,2,0,1:uneven"
+    local replay
     for shape in $shapes; do
         IFS=: read -r np map name <<<"$shape"
-        check "every collective and algorithm with ranks on $name nodes (coll_hdring_node_map $map)" "$np" \
-            --mca coll_hdring_node_map "$map" "$bin/hdring_check" --quick
+        case $name in *round-robin) replay=1 ;; *) replay=0 ;; esac
+        check "every collective and algorithm with ranks on $name nodes (coll_hdring_node_map $map), $([ $replay = 1 ] && echo replayed || echo direct)" \
+            "$np" --mca coll_hdring_replay_calls "$replay" --mca coll_hdring_node_map "$map" "$bin/hdring_check" --quick
     done
 
     # the locality map and the hierarchical choice in the trace, with a slow network
