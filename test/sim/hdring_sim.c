@@ -194,6 +194,21 @@ static bool free_during(const busy_t *b, double t, double d, double *until)
     return true;
 }
 
+/* The earliest time from `ready` when every busy set sets[i] is free for durations[i]. */
+static double earliest_gap(busy_t *const *sets, const double *durations, int n, double ready)
+{
+    double t = ready, until;
+    for (int i = 0; i < n;) {
+        if (free_during(sets[i], t, durations[i], &until)) {
+            ++i;
+        } else {
+            t = until;
+            i = 0;
+        }
+    }
+    return t;
+}
+
 static void occupy(sim_world_t *w, busy_t *b, double t, double d)
 {
     if (d <= 0) { /* occupies nothing */
@@ -229,10 +244,7 @@ static double cross_link(sim_world_t *w, int src, int dst, double ready, size_t 
 {
     busy_t *out = &w->link_out[w->node_of[src]], *in = &w->link_in[w->node_of[dst]];
     const double d = (double) bytes * w->network.beta;
-    double t = ready, until;
-    while (!free_during(out, t, d, &until) || !free_during(in, t, d, &until)) {
-        t = until;
-    }
+    const double t = earliest_gap((busy_t *[]) {out, in}, (const double[]) {d, d}, 2, ready);
     if (d > 0) {
         occupy(w, out, t, d);
         occupy(w, in, t, d);
@@ -255,11 +267,7 @@ static double claim_ports(sim_world_t *w, int src, int dst, double ready, size_t
     const double wire = (double) bytes * w->network.beta, d = w->network.alpha + wire;
     busy_t *sp = &w->ranks[src].send_port, *rp = &w->ranks[dst].recv_port;
     busy_t *out = &w->link_out[w->node_of[src]], *in = &w->link_in[w->node_of[dst]];
-    double t = ready, until;
-    while (!free_during(sp, t, d, &until) || !free_during(rp, t, d, &until) || !free_during(out, t, wire, &until) ||
-           !free_during(in, t, wire, &until)) {
-        t = until;
-    }
+    const double t = earliest_gap((busy_t *[]) {sp, rp, out, in}, (const double[]) {d, d, wire, wire}, 4, ready);
     occupy(w, sp, t, d);
     occupy(w, rp, t, d);
     if (wire > 0) {
@@ -280,10 +288,7 @@ static double claim_receiver(sim_world_t *w, int src, int dst, double ready, siz
 {
     const double d = w->cost.alpha + (double) bytes * w->cost.beta;
     busy_t *rp = &w->ranks[dst].recv_port;
-    double t = ready, until;
-    while (!free_during(rp, t, d, &until)) {
-        t = until;
-    }
+    const double t = earliest_gap(&rp, &d, 1, ready);
     occupy(w, rp, t, d);
     occupy(w, &w->ranks[src].activity, t, d);
     occupy(w, &w->ranks[dst].activity, t, d);
