@@ -22,6 +22,24 @@ void hdring_schedule_free(hdring_schedule_t *s)
     hdring_schedule_init(s);
 }
 
+/* Room in *array (of *cap items of `item` bytes) for `need` items, growing it up to `max`. */
+static bool grow(void **array, size_t *cap, size_t need, size_t item, size_t max)
+{
+    if (need <= *cap) {
+        return true;
+    }
+    size_t n = 0 == *cap ? 16 : 2 * *cap;
+    n = n < need ? need : n;
+    n = n > max ? max : n;
+    void *grown = realloc(*array, n * item);
+    if (NULL == grown) {
+        return false;
+    }
+    *array = grown;
+    *cap = n;
+    return true;
+}
+
 /* ---- the key ---- */
 
 static bool same_parts(const hdring_partition_t *x, const hdring_partition_t *y)
@@ -81,13 +99,8 @@ static bool set_key(hdring_schedule_t *s, const hdring_xport_t *x, hdring_alg_t 
         s->parts = *pt;
         if (NULL != pt->displ) {
             const size_t n = (size_t) pt->nparts + 1;
-            if (s->displ_cap < n) {
-                size_t *grown = realloc(s->displ, n * sizeof(*grown));
-                if (NULL == grown) {
-                    return false;
-                }
-                s->displ = grown;
-                s->displ_cap = n;
+            if (!grow((void **) &s->displ, &s->displ_cap, n, sizeof(*s->displ), n)) {
+                return false;
             }
             for (int j = 0; j <= pt->nparts; ++j) {
                 s->displ[j] = hdring_partition_boundary(pt, j);
@@ -111,23 +124,6 @@ typedef struct recorder {
     uint32_t used;              /* slots started and not yet waited for */
     int error;                  /* HDRING_ERR_NOMEM, or HDRING_ERR_UNSUPPORTED: too long */
 } recorder_t;
-
-static bool grow(void **array, size_t *cap, size_t need, size_t item, size_t max)
-{
-    if (need <= *cap) {
-        return true;
-    }
-    size_t n = 0 == *cap ? 16 : 2 * *cap;
-    n = n < need ? need : n;
-    n = n > max ? max : n;
-    void *grown = realloc(*array, n * item);
-    if (NULL == grown) {
-        return false;
-    }
-    *array = grown;
-    *cap = n;
-    return true;
-}
 
 /* Room for one more step and n more messages, or the recording's error. */
 static hdring_step_t *new_step(recorder_t *r, size_t nmsgs)
