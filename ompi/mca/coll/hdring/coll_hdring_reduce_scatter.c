@@ -13,11 +13,15 @@
 
 #include "coll_hdring.h"
 
-/* Block b holds rcounts[b] elements, or with rcounts NULL, rcount each. */
+/* Block b holds rcounts[b] elements (MPI_Reduce_scatter), or with rcounts NULL, rcount each
+ * (MPI_Reduce_scatter_block). */
 static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const int *rcounts, int rcount,
                struct ompi_datatype_t *dtype, struct ompi_op_t *op, struct ompi_communicator_t *comm,
-               mca_coll_hdring_coll_t coll, int tag, const mca_coll_hdring_choice_t *choice, bool ordered)
+               const mca_coll_hdring_choice_t *choice, bool ordered)
 {
+    const mca_coll_hdring_coll_t coll = NULL != rcounts ? MCA_COLL_HDRING_REDUCE_SCATTER
+                                                        : MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK;
+    const int tag = NULL != rcounts ? MCA_COLL_BASE_TAG_REDUCE_SCATTER : MCA_COLL_BASE_TAG_REDUCE_SCATTER_BLOCK;
     const int p = ompi_comm_size(comm);
     mca_coll_hdring_pml_t t;
     hdring_partition_t parts = hdring_partition_uniform(p, (size_t) rcount);
@@ -77,8 +81,7 @@ int mca_coll_hdring_reduce_scatter(const void *sbuf, void *rbuf, const int *rcou
         return m->fallback.coll_reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                                m->fallback.coll_reduce_scatter_module);
     }
-    return run(m, sbuf, rbuf, rcounts, 0, dtype, op, comm, call.coll, MCA_COLL_BASE_TAG_REDUCE_SCATTER, &choice,
-               call.ordered);
+    return run(m, sbuf, rbuf, rcounts, 0, dtype, op, comm, &choice, call.ordered);
 }
 
 int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,
@@ -102,6 +105,5 @@ int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcoun
         return m->fallback.coll_reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm,
                                                      m->fallback.coll_reduce_scatter_block_module);
     }
-    return run(m, sbuf, rbuf, NULL, rcount, dtype, op, comm, call.coll, MCA_COLL_BASE_TAG_REDUCE_SCATTER_BLOCK, &choice,
-               call.ordered);
+    return run(m, sbuf, rbuf, NULL, rcount, dtype, op, comm, &choice, call.ordered);
 }
