@@ -322,7 +322,7 @@ static void check_starved_roots(void)
     }
     snprintf(list, sizeof(list), "auto,%s", algs);
     for (char *alg = strtok(list, ","); NULL != alg; alg = strtok(NULL, ",")) {
-        const bool packs = 0 != strcmp(alg, "auto") && NULL == strstr(alg, "binomial");
+        const bool packs = 0 != strcmp(alg, "auto") && NULL == strstr(alg, "binomial") && 0 != strcmp(alg, "flat");
         const bool root_failed = check_starved_root(alg, every_other, buf);
         expect(!packs || root_failed, "bcast alg=%s packs, yet its starved root did not fail: nothing was tested", alg);
     }

@@ -400,11 +400,20 @@ suite_decision() {
     mpi 5 "${core_each[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env --types int \
         --counts 1000,3000000
     if [ $? -eq 0 ] &&
-        has '^hdring: bcast np=5 bytes=12000000 alg=double_tree \(auto: cost model.s fastest for p=5 from [0-9]+ B to [0-9]+ B; segments of [0-9]+ B by the cost model\)$' &&
+        has '^hdring: bcast np=5 bytes=12000000 alg=flat \(auto: cost model.s fastest for p=5 from 4081 B up\)$' &&
         has '^hdring: bcast np=5 bytes=4000 alg=binomial ' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
-        pass "auto broadcasts 12 MB down the pipelined double binary tree in the model's segments, 4 KB by the binomial tree (np=5)"
+        pass "auto broadcasts 4 KB (eager: the root would copy every message) by the binomial tree, 12 MB by the flat tree (np=5)"
     else
-        fail "auto broadcasts 12 MB down the pipelined double binary tree in the model's segments, 4 KB by the binomial tree (np=5)"
+        fail "auto broadcasts 4 KB (eager: the root would copy every message) by the binomial tree, 12 MB by the flat tree (np=5)"
+    fi
+    mpi 5 "${core_each[@]}" --mca coll_hdring_node_map 0,1,2,3,4 --mca coll_hdring_verbose 1 "$bin/hdring_check" \
+        --coll bcast --alg env --types int --counts 3000000
+    if [ $? -eq 0 ] &&
+        has '^hdring: bcast np=5 bytes=12000000 alg=chain \(auto: cost model.s fastest for p=5 across 5 nodes x 1 from [0-9]+ B (to [0-9]+ B|up); segments of [0-9]+ B by the cost model\)$' &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "auto broadcasts 12 MB across 5 nodes down the pipelined chain in the model's segments (np=5)"
+    else
+        fail "auto broadcasts 12 MB across 5 nodes down the pipelined chain in the model's segments (np=5)"
     fi
     mpi 5 --mca coll_hdring_verbose 1 --mca coll_hdring_bcast_algorithm chain --mca coll_hdring_bcast_segment_bytes 4096 \
         "$bin/hdring_check" --coll bcast --alg env --types int --counts 1000,3000000
@@ -490,25 +499,24 @@ suite_decision() {
         fail "the model's eager limit follows btl_vader_eager_limit unless coll_hdring_model_eager_bytes is set (np=2)"
     fi
     # a node with fewer cores than ranks: the model charges steps that keep more ranks busy than cores (2 here)
-    # longer, so a binomial tree, one or two copies at a time, broadcasts 3 MB and 28 MB where a core per rank
-    # takes the double binary tree
-    mpi 5 --mca coll_hdring_model_cores 2 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env \
-        --types int --counts 750000,7000000
+    # longer, so recursive halving-doubling (pairs, a fold) reduces 1 MB where a core per rank takes the ring (every
+    # rank reducing at every step)
+    mpi 5 --mca coll_hdring_model_cores 2 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env \
+        --types int --counts 250000
     if [ $? -eq 0 ] &&
-        has '^hdring: bcast np=5 bytes=3000000 alg=binomial \(auto: cost model.s fastest for p=5 on 1 node, 2 cores each from 0 B up\)' &&
-        has '^hdring: bcast np=5 bytes=28000000 alg=binomial \(auto: cost model.s fastest for p=5 on 1 node, 2 cores each from 0 B up\)' &&
-        has '[1-9][0-9]* (cases|checks), 0 failures$'; then
-        pass "coll_hdring_model_cores 2: binomial broadcasts 3 MB and 28 MB on 5 ranks, and the trace names the cores"
+        has '^hdring: allreduce np=5 bytes=1000000 alg=rhd \(auto: cost model.s fastest for p=5 on 1 node, 2 cores each from [0-9]+ B to [0-9]+ B\)' &&
+        ! has '^hdring: allreduce np=5 bytes=1000000 alg=ring ' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "coll_hdring_model_cores 2: rhd reduces 1 MB on 5 ranks, and the trace names the cores"
     else
-        fail "coll_hdring_model_cores 2: binomial broadcasts 3 MB and 28 MB on 5 ranks, and the trace names the cores"
+        fail "coll_hdring_model_cores 2: rhd reduces 1 MB on 5 ranks, and the trace names the cores"
     fi
-    mpi 5 "${core_each[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env --types int \
-        --counts 750000
-    if [ $? -eq 0 ] && ! has '^hdring: bcast np=5 bytes=3000000 alg=binomial' && ! has 'cores each' &&
+    mpi 5 "${core_each[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env --types int \
+        --counts 250000
+    if [ $? -eq 0 ] && has '^hdring: allreduce np=5 bytes=1000000 alg=ring ' && ! has 'cores each' &&
         has '[1-9][0-9]* (cases|checks), 0 failures$'; then
-        pass "coll_hdring_model_cores -1: a core per rank, and no binomial tree for 3 MB on 5 ranks"
+        pass "coll_hdring_model_cores -1: a core per rank, and the ring reduces 1 MB on 5 ranks"
     else
-        fail "coll_hdring_model_cores -1: a core per rank, and no binomial tree for 3 MB on 5 ranks"
+        fail "coll_hdring_model_cores -1: a core per rank, and the ring reduces 1 MB on 5 ranks"
     fi
     check "no scratch cache (every call allocates its own): still correct (np=5)" 5 \
         --mca coll_hdring_scratch_cache_bytes 0 "$bin/hdring_check" --coll allreduce,reduce_scatter --quick

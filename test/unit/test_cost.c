@@ -513,6 +513,41 @@ START_TEST(messages_over_the_eager_limit_pay_a_round_trip)
 }
 END_TEST
 
+/* A bcast on one node of p ranks with parameters as at_two's, eager limit `eager` and `cores` (0: one per rank). */
+static double bcast_on_node(hdring_alg_t alg, int p, int cores, double eager, double n)
+{
+    hdring_cost_params_t c = {1, 1e-3, 3e-4, 1e-3, eager};
+    hdring_model_t m = hdring_model_single(p, false, &c);
+    m.shape.cores = cores;
+    return hdring_cost_time(alg, &m, n, NULL);
+}
+
+/* Eager messages are copied out by their sender: the flat tree's root makes its p - 1 copies one after another,
+ * where over the limit its receivers copy at once. In the binomial tree (p = 5) rank 3 is two hops deep. */
+START_TEST(a_flat_root_copies_its_eager_messages_one_after_another)
+{
+    const hdring_alg_t flat = HDRING_ALG_BCAST_FLAT, binomial = HDRING_ALG_BCAST_BINOMIAL;
+    ck_assert_double_eq_tol(bcast_on_node(flat, 5, 0, 1000, 1000), 4 * (1 + 1000e-3), 1e-9);
+    ck_assert_double_eq_tol(bcast_on_node(flat, 5, 0, 0, 1000), 1 + 1000e-3, 1e-9); /* the simulator's view */
+    ck_assert_double_eq_tol(bcast_on_node(flat, 5, 0, 1000, 2000), 3 + 2000e-3, 1e-9);
+    ck_assert_double_eq_tol(bcast_on_node(flat, 5, 2, 1000, 2000), 2 * (3 + 2000e-3), 1e-9); /* 4 copies, 2 cores */
+    ck_assert_double_eq_tol(bcast_on_node(binomial, 5, 0, 1000, 1000), 2 * (1 + 1000e-3), 1e-9);
+    ck_assert(bcast_on_node(binomial, 5, 0, 1000, 1000) < bcast_on_node(flat, 5, 0, 1000, 1000));
+    ck_assert(bcast_on_node(flat, 5, 0, 1000, 2000) < bcast_on_node(binomial, 5, 0, 1000, 2000));
+
+    /* the component's defaults, 4 ranks on 2 cores: binomial for 64 bytes, flat for 64 KiB */
+    const hdring_model_units_t u = {HDRING_DEFAULT_LATENCY_US,         HDRING_DEFAULT_BANDWIDTH_MBS,
+                                    HDRING_DEFAULT_REDUCE_MBS,         HDRING_DEFAULT_NETWORK_LATENCY_US,
+                                    HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS, 0,
+                                    HDRING_DEFAULT_EAGER_BYTES,        HDRING_DEFAULT_NETWORK_EAGER_BYTES};
+    hdring_shape_t shape = hdring_shape_single(4);
+    shape.cores = 2;
+    const hdring_model_t m = hdring_model_of(4, false, &shape, &u);
+    ck_assert(hdring_cost_time(binomial, &m, 64, NULL) < hdring_cost_time(flat, &m, 64, NULL));
+    ck_assert(hdring_cost_time(flat, &m, 65536, NULL) < hdring_cost_time(binomial, &m, 65536, NULL));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cost");
@@ -528,5 +563,6 @@ int main(void)
     UNIT_ADD(s, pipelines_idle_only_while_they_fill);
     UNIT_ADD(s, crowded_cores_slow_the_steps_that_outnumber_them);
     UNIT_ADD(s, messages_over_the_eager_limit_pay_a_round_trip);
+    UNIT_ADD(s, a_flat_root_copies_its_eager_messages_one_after_another);
     return unit_run(s);
 }

@@ -10,7 +10,7 @@
  * others unpack after). A root that cannot pack (no memory for it) still runs the algorithm, poisoned
  * (mca_coll_hdring_pml_poison): its empty messages reach every other rank, which all return an error instead
  * of waiting for data that will never come.
- * Binomial sends the message whole and uses the caller's description as it is.
+ * The binomial and flat trees send the message whole and use the caller's description as it is.
  */
 #include "ompi_config.h"
 
@@ -84,13 +84,15 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, const mca_coll_hdring_choice
     return rc;
 }
 
-/* Whether the algorithm (or one of a hierarchical algorithm's phases) cuts the message in pieces: all but the
- * binomial tree, which sends it whole. */
+/* The algorithms that send the message whole: the binomial and the flat tree. */
+static bool whole(hdring_alg_t alg) { return HDRING_ALG_BCAST_BINOMIAL == alg || HDRING_ALG_BCAST_FLAT == alg; }
+
+/* Whether the algorithm (or one of a hierarchical algorithm's phases) cuts the message in pieces. */
 static bool cuts_message(const mca_coll_hdring_choice_t *choice)
 {
-    bool cuts = HDRING_ALG_BCAST_BINOMIAL != choice->alg && HDRING_ALG_NONE == hdring_algorithm(choice->alg)->inner;
+    bool cuts = !whole(choice->alg) && HDRING_ALG_NONE == hdring_algorithm(choice->alg)->inner;
     for (int k = 0; k < HDRING_NPHASES; ++k) {
-        cuts |= HDRING_ALG_NONE != choice->phase[k] && HDRING_ALG_BCAST_BINOMIAL != choice->phase[k];
+        cuts |= HDRING_ALG_NONE != choice->phase[k] && !whole(choice->phase[k]);
     }
     return cuts;
 }

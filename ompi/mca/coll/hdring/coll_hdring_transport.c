@@ -20,8 +20,6 @@
 
 #include "coll_hdring.h"
 
-#define STACK_REQUESTS 16
-
 _Static_assert(HDRING_MAX_INFLIGHT <= 32, "the slots of messages in flight are the bits of a uint32_t");
 
 static char *loc_addr(const mca_coll_hdring_pml_t *t, hdring_loc_t at)
@@ -199,9 +197,9 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
                         int nrecvs)
 {
     mca_coll_hdring_pml_t *t = x->ctx;
-    ompi_request_t *stack_reqs[STACK_REQUESTS], **reqs = stack_reqs;
-    pml_message_t stack_msgs[STACK_REQUESTS], *msgs = stack_msgs;
-    ompi_status_public_t stack_statuses[STACK_REQUESTS], *statuses = stack_statuses;
+    ompi_request_t *stack_reqs[HDRING_EXCHANGE_STACK], **reqs = stack_reqs;
+    pml_message_t stack_msgs[HDRING_EXCHANGE_STACK], *msgs = stack_msgs;
+    ompi_status_public_t stack_statuses[HDRING_EXCHANGE_STACK], *statuses = stack_statuses;
     const hdring_msg_t *one_send = NULL, *one_recv = NULL;
     int nonempty = 0, nreqs = 0, nrecv_reqs, rc = OMPI_SUCCESS;
 
@@ -219,7 +217,7 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
     if (1 == nonempty || (2 == nonempty && NULL != one_send && NULL != one_recv)) {
         return exchange_simple(t, x, one_send, one_recv);
     }
-    if (nonempty > STACK_REQUESTS) {
+    if (nonempty > HDRING_EXCHANGE_STACK) {
         reqs = hdring_take(x, (size_t) nonempty, sizeof(*reqs));
         msgs = hdring_take(x, (size_t) nonempty, sizeof(*msgs));
         statuses = hdring_take(x, (size_t) nonempty, sizeof(*statuses));

@@ -528,6 +528,22 @@ int hdring_run_bcast_binomial(const hdring_xport_t *x, const hdring_args_t *a)
     return from_root(x, a, HDRING_ALG_NONE);
 }
 
+/*
+ * Flat tree (tuned's "linear"): the root sends the whole message to every other rank, in exchanges of
+ * HDRING_EXCHANGE_STACK ranks. Any p, any root. Within a node a message over the eager limit is copied in by its
+ * receiver, so a batch's copies run at once, sharing the node's cores; an eager one is copied out by the root,
+ * one after another. Across nodes the root's sends queue on its port.
+ * Cost within a node: alpha + n beta per batch of b ranks, crowded by b/cores (eager: (p - 1)(alpha + n beta));
+ * across nodes also (ranks off the root's node)(alpha + n beta) on the root's port.
+ * Trace p = 5, root 3: 3 sends to 4, 0, 1 and 2 at once.
+ */
+int hdring_run_bcast_flat(const hdring_xport_t *x, const hdring_args_t *a)
+{
+    hdring_view_t v;
+    const hdring_xport_t rotated = hdring_view(x, &v, 0, 1, x->size, a->root);
+    return hdring_flat_bcast(&rotated, hdring_at(HDRING_BUF_OUT, 0), a->count);
+}
+
 int hdring_run_bcast_scatter_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
     return from_root(x, a, HDRING_ALG_ALLGATHER_RHD);
@@ -539,6 +555,7 @@ int hdring_run_bcast_scatter_ring(const hdring_xport_t *x, const hdring_args_t *
 }
 
 NO_SCRATCH(bcast_binomial)
+NO_SCRATCH(bcast_flat)
 NO_SCRATCH(bcast_scatter_rhd)
 NO_SCRATCH(bcast_scatter_ring)
 NO_SCRATCH(bcast_chain)

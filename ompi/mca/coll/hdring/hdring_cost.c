@@ -727,6 +727,35 @@ double hdring_cost_bcast_binomial(hdring_alg_t self, const hdring_model_t *m, do
     return tree_time(m, n, false);
 }
 
+/* The flat tree's copies to `receivers` ranks of the root's node. A message the PML sends eagerly is copied out by
+ * its sender, so the root's copies follow one another (where a binomial tree shares them out); a larger one waits
+ * for its receiver to copy it in, so the receivers of each of the root's exchanges (HDRING_EXCHANGE_STACK of them)
+ * copy at once, sharing the node's cores. crowding() spreads the ranks it is given over the nodes: these are all
+ * on one. */
+static double flat_copies(const hdring_model_t *m, int receivers, double n)
+{
+    const int nodes = m->shape.nodes > 0 ? m->shape.nodes : 1, full = receivers / HDRING_EXCHANGE_STACK,
+              rest = receivers % HDRING_EXCHANGE_STACK;
+    const link_t one = local_link(m, nodes);
+    if (one.eager > 0 && n <= one.eager) {
+        return receivers * transfer(one, n);
+    }
+    return full * transfer(local_link(m, HDRING_EXCHANGE_STACK * nodes), n) +
+           (rest > 0 ? transfer(local_link(m, rest * nodes), n) : 0);
+}
+
+/* The flat tree: its copies within the root's node; across nodes the root's sends to the ranks off its node queue
+ * on its port, the copies overlapping with them. */
+double hdring_cost_bcast_flat(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    (void) self, (void) phase;
+    if (1 == m->shape.nodes) {
+        return flat_copies(m, m->p - 1, n);
+    }
+    const int off_node = m->p - ranks_per_node(m);
+    return max2(flat_copies(m, ranks_per_node(m) - 1, n), off_node * transfer(network_link(m, 1), n));
+}
+
 double hdring_cost_bcast_scatter_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
     return tree_time(m, n, true) + hdring_cost_allgather_ring(self, m, n, phase);
@@ -1107,6 +1136,8 @@ hdring_volume_t hdring_cost_volume(hdring_alg_t alg, int p, int rank, double n)
         return volume(n - B, n - B, 0);
     case HDRING_ALG_ALLGATHER_RHD:
         return 0 == g.r ? volume(n - B, n - B, 0) : volume(-1, -1, -1);
+    case HDRING_ALG_BCAST_FLAT: /* from root 0 */
+        return volume(0 == rank ? (p - 1) * n : 0, 0 == rank ? 0 : n, 0);
     case HDRING_ALG_BCAST_CHAIN: /* from root 0 */
         return volume(rank < p - 1 ? n : 0, rank > 0 ? n : 0, 0);
     case HDRING_ALG_BCAST_DOUBLE_TREE: { /* from root 0: each half once to every rank, on to its children */

@@ -49,6 +49,23 @@ int hdring_binomial_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count
     return HDRING_OK == rc ? send_to_children(x, span, NULL, at.buf, at, count) : rc;
 }
 
+int hdring_flat_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count)
+{
+    if (0 != x->rank) {
+        return hdring_recv(x, hdring_msg(0, at, count));
+    }
+    hdring_msg_t msgs[HDRING_EXCHANGE_STACK];
+    int rc = HDRING_OK;
+    for (int first = 1; first < x->size && HDRING_OK == rc; first += HDRING_EXCHANGE_STACK) {
+        int n = 0;
+        for (int r = first; r < x->size && n < HDRING_EXCHANGE_STACK; ++r) {
+            msgs[n++] = hdring_msg(r, at, count);
+        }
+        rc = hdring_exchange(x, msgs, n, NULL, 0);
+    }
+    return rc;
+}
+
 int hdring_binomial_scatter(const hdring_xport_t *x, const hdring_partition_t *blocks, hdring_buf_t acc)
 {
     const int r = x->rank, p = x->size, span = subtree_span(r, p);

@@ -242,6 +242,13 @@ int hdring_bruck_reduce_scatter(const hdring_xport_t *x, const hdring_blocks_t *
  * Trace p = 5: 0->4; 0->2; 0->1, 2->3. */
 int hdring_binomial_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count);
 
+/* Flat broadcast of count elements at `at`: rank 0 sends to every other rank, HDRING_EXCHANGE_STACK at once (an
+ * exchange that needs no memory: a root short of it still sends). Cost within a node alpha + n beta per batch,
+ * its receivers copying at once (eager messages: (p-1)(alpha + n beta), rank 0 copying them out), across nodes
+ * (p-1)(alpha + n beta) on rank 0's port.
+ * Trace p = 5: 0->1, 0->2, 0->3, 0->4 at once. */
+int hdring_flat_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count);
+
 /* Binomial scatter: on entry rank 0 holds all blocks in acc; on return rank r holds the blocks of its subtree,
  * block r among them. Cost: ceil(log2 p) alpha + (p-1)/p n beta. Trace p = 5: 0 sends block 4 to 4, blocks
  * 2-3 to 2, block 1 to 1; 2 sends block 3 to 3. */

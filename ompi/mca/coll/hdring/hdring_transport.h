@@ -75,10 +75,12 @@ typedef struct hdring_xport hdring_xport_t;
 typedef int hdring_req_t;
 #define HDRING_REQ_NONE (-1)
 #define HDRING_MAX_INFLIGHT 32 /* messages one rank may have in flight at once */
+#define HDRING_EXCHANGE_STACK 16 /* messages an exchange serves without memory from take */
 
 typedef struct hdring_transport_ops {
     /* Post all receives and sends, return when all are complete. HDRING_OK or an HDRING_ERR_ code
-     * (hdring_status.h). */
+     * (hdring_status.h). Up to HDRING_EXCHANGE_STACK messages in all, it needs no memory: a rank that has none
+     * left still sends them. */
     int (*exchange)(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
                     int nrecvs);
     /* Post one message and return: *req is in flight until wait completes it. A send's range must not change and
