@@ -535,7 +535,7 @@ int hdring_run_bcast_binomial(const hdring_xport_t *x, const hdring_args_t *a)
  * one after another. Across nodes the root's sends queue on its port.
  * Cost within a node: alpha + n beta per batch of b ranks, crowded by b/cores (eager: (p - 1)(alpha + n beta));
  * across nodes also (ranks off the root's node)(alpha + n beta) on the root's port.
- * Trace p = 5, root 3: 3 sends to 4, 0, 1 and 2 at once.
+ * Trace p = 5, root 3: 3 sends to 4, 0, 1 and 2 at once. p = 18, root 0: 0 sends to 1-16 at once, then to 17.
  */
 int hdring_run_bcast_flat(const hdring_xport_t *x, const hdring_args_t *a)
 {

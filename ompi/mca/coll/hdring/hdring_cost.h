@@ -9,8 +9,9 @@
  * overlap (a tree's root feeds all its children at once); across nodes a rank's sends queue on its send port.
  * n is the whole vector in bytes (reduce_scatter and allgather: p equal blocks of n/p). Beyond the simulator, a
  * message larger than the link's eager limit (hdring_cost_params_t.eager; 0 in the tests that compare with the
- * simulator) pays a rendezvous, 2 alpha, one under it is copied by its sender (which only the flat bcast's root,
- * sending p - 1 at once, feels), and a node's ranks share its cores (hdring_shape_t.cores).
+ * simulator) pays a rendezvous, 2 alpha, one under it is copied by its sender (charged to the flat bcast's root,
+ * which sends p - 1; the trees' overlapping sends, at most log2 p from a rank, are not), and a node's ranks share
+ * its cores (hdring_shape_t.cores).
  *
  * Two levels (hdring_model_t): messages between the ranks of one node use the local parameters, messages between
  * nodes the network's, a node's link shared by the messages of a step that cross it (beta times their number).

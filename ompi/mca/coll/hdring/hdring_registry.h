@@ -27,8 +27,8 @@
  *   SUMMARY  one line for ompi_info
  * Within a collective, rows are in the order the model lists them; a tie in predicted time (within the model's
  * resolution, hdring_cost_pick) goes to the earlier row. The flat bcast precedes the binomial one: where the
- * model sees them equal (p = 3, where they send the same messages; ranks sharing cores) the tree with no rank
- * forwarding the message is the faster one measured.
+ * model sees them equal (p = 2 and 3 above the eager limit, where they send the same messages; ranks sharing
+ * cores) the tree with no rank forwarding the message is the faster one measured.
  */
 #ifndef HDRING_REGISTRY_H
 #define HDRING_REGISTRY_H
@@ -90,7 +90,8 @@
     X(ALLGATHER_HIER_RING, ALLGATHER, "hier_ring", 4, KEEPS_ORDER, OTHER, allgather_hier, ALLGATHER_RING, WHOLE,      \
       HIER_ALLGATHER_SUMMARY "ring across nodes")                                                                     \
     X(BCAST_FLAT, BCAST, "flat", 9, KEEPS_ORDER, OTHER, bcast_flat, NONE, WHOLE,                                      \
-      "flat tree: the root sends the whole message to every rank at once, for a node whose ranks copy in parallel")   \
+      "flat tree: the root sends the whole message to every rank, 16 at a time, for a node whose ranks copy in "      \
+      "parallel")                                                                                                     \
     X(BCAST_BINOMIAL, BCAST, "binomial", 1, KEEPS_ORDER, LATENCY, bcast_binomial, NONE, WHOLE,                        \
       "binomial tree of the whole message, for small messages")                                                       \
     X(BCAST_SCATTER_RHD, BCAST, "scatter_rhd", 2, KEEPS_ORDER, OTHER, bcast_scatter_rhd, NONE, WHOLE,                 \

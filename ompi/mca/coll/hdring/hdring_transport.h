@@ -79,7 +79,8 @@ typedef int hdring_req_t;
 
 typedef struct hdring_transport_ops {
     /* Post all receives and sends, return when all are complete. HDRING_OK or an HDRING_ERR_ code
-     * (hdring_status.h). Up to HDRING_EXCHANGE_STACK messages in all, it needs no memory: a rank that has none
+     * (hdring_status.h). Up to HDRING_EXCHANGE_STACK messages in all, it needs no memory (messages of more than
+     * INT_MAX elements aside, which the PML transport describes with a derived datatype): a rank that has none
      * left still sends them. */
     int (*exchange)(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
                     int nrecvs);
