@@ -314,7 +314,8 @@ START_TEST(model_time_matches_simulator_on_grids)
                                  HDRING_ALG_ALLREDUCE_HIER_RING,    HDRING_ALG_ALLREDUCE_HIER_RHD,
                                  HDRING_ALG_REDUCE_SCATTER_HIER_RING, HDRING_ALG_ALLGATHER_HIER_RING,
                                  HDRING_ALG_ALLGATHER_RING,         HDRING_ALG_BCAST_HIER_SCATTER_RING,
-                                 HDRING_ALG_BCAST_HIER_BINOMIAL,    HDRING_ALG_BCAST_CHAIN};
+                                 HDRING_ALG_BCAST_HIER_BINOMIAL,    HDRING_ALG_BCAST_CHAIN,
+                                 HDRING_ALG_BCAST_FLAT};
     for (int nodes = 2; nodes <= 8; nodes *= 2) {
         for (int ppn = 1; ppn <= 4; ppn *= 2) {
             const double n = (double) even_count(nodes * ppn) * 8;
