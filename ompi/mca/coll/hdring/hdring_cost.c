@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hdring_kernels.h"
 #include "hdring_pattern.h"
 
 typedef struct geometry {
@@ -729,19 +730,22 @@ double hdring_cost_bcast_binomial(hdring_alg_t self, const hdring_model_t *m, do
 
 /* The flat tree's copies to `receivers` ranks of the root's node. A message the PML sends eagerly is copied out by
  * its sender, so the root's copies follow one another (where a binomial tree shares them out); a larger one waits
- * for its receiver to copy it in, so the receivers of each of the root's exchanges (HDRING_EXCHANGE_STACK of them)
- * copy at once, sharing the node's cores. crowding() spreads the ranks it is given over the nodes: these are all
- * on one. */
+ * for its receiver to copy it in, so the receivers of each of the root's exchanges (hdring_flat_batches, shared
+ * out evenly: `extra` of them one larger) copy at once, sharing the node's cores. crowding() spreads the ranks it
+ * is given over the nodes: these are all on one. */
 static double flat_copies(const hdring_model_t *m, int receivers, double n)
 {
-    const int nodes = m->shape.nodes > 0 ? m->shape.nodes : 1, full = receivers / HDRING_EXCHANGE_STACK,
-              rest = receivers % HDRING_EXCHANGE_STACK;
+    const int nodes = m->shape.nodes > 0 ? m->shape.nodes : 1, batches = hdring_flat_batches(receivers);
     const link_t one = local_link(m, nodes);
     if (one.eager > 0 && n <= one.eager) {
         return receivers * transfer(one, n);
     }
-    return full * transfer(local_link(m, HDRING_EXCHANGE_STACK * nodes), n) +
-           (rest > 0 ? transfer(local_link(m, rest * nodes), n) : 0);
+    if (0 == batches) {
+        return 0;
+    }
+    const int each = receivers / batches, extra = receivers % batches;
+    return (batches - extra) * transfer(local_link(m, each * nodes), n) +
+           extra * transfer(local_link(m, (each + 1) * nodes), n);
 }
 
 /* The flat tree: its copies within the root's node; across nodes the root's sends to the ranks off its node queue

@@ -54,12 +54,17 @@ int hdring_flat_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count)
     if (0 != x->rank) {
         return hdring_recv(x, hdring_msg(0, at, count));
     }
+    const int receivers = x->size - 1;
+    if (0 == receivers) {
+        return HDRING_OK;
+    }
+    const hdring_partition_t batches = hdring_partition_balanced(hdring_flat_batches(receivers), (size_t) receivers);
     hdring_msg_t msgs[HDRING_EXCHANGE_STACK];
     int rc = HDRING_OK;
-    for (int first = 1; first < x->size && HDRING_OK == rc; first += HDRING_EXCHANGE_STACK) {
-        int n = 0;
-        for (int r = first; r < x->size && n < HDRING_EXCHANGE_STACK; ++r) {
-            msgs[n++] = hdring_msg(r, at, count);
+    for (int b = 0; b < batches.nparts && HDRING_OK == rc; ++b) {
+        const int first = 1 + (int) hdring_part_offset(&batches, b), n = (int) hdring_part_count(&batches, b);
+        for (int i = 0; i < n; ++i) {
+            msgs[i] = hdring_msg(first + i, at, count);
         }
         rc = hdring_exchange(x, msgs, n, NULL, 0);
     }

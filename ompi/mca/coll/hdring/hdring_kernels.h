@@ -242,11 +242,18 @@ int hdring_bruck_reduce_scatter(const hdring_xport_t *x, const hdring_blocks_t *
  * Trace p = 5: 0->4; 0->2; 0->1, 2->3. */
 int hdring_binomial_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count);
 
-/* Flat broadcast of count elements at `at`: rank 0 sends to every other rank, HDRING_EXCHANGE_STACK at once (an
- * exchange that needs no memory: a root short of it still sends). Cost within a node alpha + n beta per batch
- * (rendezvous included), its receivers copying at once (eager messages: (p-1)(alpha + n beta), rank 0 copying
- * them out); across nodes (ranks off rank 0's node)(alpha + n beta) on rank 0's port.
- * Trace p = 5: 0->1, 0->2, 0->3, 0->4 at once; p = 18: 0->1..16 at once, then 0->17. */
+/* The exchanges a flat root sends to `receivers` ranks in: as few as hold HDRING_EXCHANGE_STACK each (an exchange
+ * that needs no memory: a root short of it still sends), the receivers shared out evenly. */
+static inline int hdring_flat_batches(int receivers)
+{
+    return (receivers + HDRING_EXCHANGE_STACK - 1) / HDRING_EXCHANGE_STACK;
+}
+
+/* Flat broadcast of count elements at `at`: rank 0 sends to every other rank, in hdring_flat_batches(p - 1)
+ * exchanges. Cost within a node alpha + n beta per batch (rendezvous included), its receivers copying at once
+ * (eager messages: (p-1)(alpha + n beta), rank 0 copying them out); across nodes (ranks off rank 0's node)
+ * (alpha + n beta) on rank 0's port.
+ * Trace p = 5: 0->1, 0->2, 0->3, 0->4 at once; p = 18: 0->1..9 at once, then 0->10..17. */
 int hdring_flat_bcast(const hdring_xport_t *x, hdring_loc_t at, size_t count);
 
 /* Binomial scatter: on entry rank 0 holds all blocks in acc; on return rank r holds the blocks of its subtree,

@@ -90,8 +90,8 @@
     X(ALLGATHER_HIER_RING, ALLGATHER, "hier_ring", 4, KEEPS_ORDER, OTHER, allgather_hier, ALLGATHER_RING, WHOLE,      \
       HIER_ALLGATHER_SUMMARY "ring across nodes")                                                                     \
     X(BCAST_FLAT, BCAST, "flat", 9, KEEPS_ORDER, OTHER, bcast_flat, NONE, WHOLE,                                      \
-      "flat tree: the root sends the whole message to every rank, 16 at a time, for a node whose ranks copy in "      \
-      "parallel")                                                                                                     \
+      "flat tree: the root sends the whole message to every rank, at most 16 at a time, for a node whose ranks "     \
+      "copy in parallel")                                                                                             \
     X(BCAST_BINOMIAL, BCAST, "binomial", 1, KEEPS_ORDER, LATENCY, bcast_binomial, NONE, WHOLE,                        \
       "binomial tree of the whole message, for small messages")                                                       \
     X(BCAST_SCATTER_RHD, BCAST, "scatter_rhd", 2, KEEPS_ORDER, OTHER, bcast_scatter_rhd, NONE, WHOLE,                 \
