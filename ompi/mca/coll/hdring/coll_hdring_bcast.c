@@ -85,14 +85,17 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, const mca_coll_hdring_choice
 }
 
 /* The algorithms that send the message whole: the binomial and the flat tree. */
-static bool whole(hdring_alg_t alg) { return HDRING_ALG_BCAST_BINOMIAL == alg || HDRING_ALG_BCAST_FLAT == alg; }
+static bool sends_whole(hdring_alg_t alg)
+{
+    return HDRING_ALG_BCAST_BINOMIAL == alg || HDRING_ALG_BCAST_FLAT == alg;
+}
 
 /* Whether the algorithm (or one of a hierarchical algorithm's phases) cuts the message in pieces. */
 static bool cuts_message(const mca_coll_hdring_choice_t *choice)
 {
-    bool cuts = !whole(choice->alg) && HDRING_ALG_NONE == hdring_algorithm(choice->alg)->inner;
+    bool cuts = !sends_whole(choice->alg) && HDRING_ALG_NONE == hdring_algorithm(choice->alg)->inner;
     for (int k = 0; k < HDRING_NPHASES; ++k) {
-        cuts |= HDRING_ALG_NONE != choice->phase[k] && !whole(choice->phase[k]);
+        cuts |= HDRING_ALG_NONE != choice->phase[k] && !sends_whole(choice->phase[k]);
     }
     return cuts;
 }

@@ -566,11 +566,11 @@ static int hdring_register(void)
                            "Cost model: cores a node's ranks copy messages in and reduce on. When a step keeps more "
                            "of a node's ranks busy than it has cores, the model charges them that much longer (so "
                            "on an oversubscribed node it prefers steps that keep few ranks busy, such as the pairs of "
-                           "rhd over a ring). 0 (default): the cores Open MPI's topology (hwloc) finds, for communicators whose "
-                           "ranks share one node or exchange their nodes' core counts (several nodes of several "
-                           "ranks; the fewest counts); otherwise a core per rank. -1: a core per rank always. N: "
-                           "N per node. The trace names the count (\"1 node, 2 cores each\") when a node holds more "
-                           "ranks than that",
+                           "rhd over a ring). 0 (default): the cores Open MPI's topology (hwloc) finds, for "
+                           "communicators whose ranks share one node or exchange their nodes' core counts (several "
+                           "nodes of several ranks; the fewest counts); otherwise a core per rank. -1: a core per "
+                           "rank always. N: N per node. The trace names the count (\"1 node, 2 cores each\") when "
+                           "a node holds more ranks than that",
                            MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_6, &cfg->model_cores);
     if (OMPI_SUCCESS != rc) {
         return rc;

@@ -530,9 +530,9 @@ int hdring_run_bcast_binomial(const hdring_xport_t *x, const hdring_args_t *a)
 
 /*
  * Flat tree (tuned's "linear"): the root sends the whole message to every other rank, in exchanges of at most
- * HDRING_EXCHANGE_STACK ranks (16), as even as they can be. Any p, any root. Within a node a message over the eager limit is copied in by its
- * receiver, so a batch's copies run at once, sharing the node's cores; an eager one is copied out by the root,
- * one after another. Across nodes the root's sends queue on its port.
+ * HDRING_EXCHANGE_STACK ranks (16), as even as they can be. Any p, any root. Within a node a message over the
+ * eager limit is copied in by its receiver, so a batch's copies run at once, sharing the node's cores; an eager
+ * one is copied out by the root, one after another. Across nodes the root's sends queue on its port.
  * Cost within a node: alpha + n beta per batch of b ranks, crowded by b/cores (eager: (p - 1)(alpha + n beta));
  * across nodes also (ranks off the root's node)(alpha + n beta) on the root's port.
  * Trace p = 5, root 3: 3 sends to 4, 0, 1 and 2 at once. p = 18, root 0: 0 sends to 1-9 at once, then to 10-17.
