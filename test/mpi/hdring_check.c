@@ -12,6 +12,9 @@
  * collective, algorithm, p, communicator, count, type, op, root, rank and index.
  *
  *   hdring_check [--coll LIST] [--alg LIST] [--counts LIST] [--types LIST] [--quick]   correctness matrix
+ *                [--repeat N]            each case N times in a row, new buffers and data each time (calls that
+ *                                        repeat the one before take hdring's repeat path), and datatypes freed
+ *                                        and created again between repeated bcasts
  *   hdring_check --repro [--alg ...]     floating-point results: identical on all ranks and run after run
  *   hdring_check --large [--alg ...]     vectors of more than 2^31 bytes (allreduce, allgather, bcast,
  *                                        reduce_scatter_block)
@@ -350,14 +353,28 @@ static void check_range(ctx_t *c, const kind_t *k, size_t count, bool in_place, 
     }
 }
 
+/* Buffers start buffer_shift bytes further into their allocation than the one before would: --repeat moves it
+ * from one repetition to the next, so a repeated call never finds the previous call's buffers at its addresses. */
+#define BUFFER_ALIGN 64
+static size_t buffer_shift;
+
 static void *xmalloc(size_t bytes)
 {
-    void *p = malloc(bytes ? bytes : 1);
+    char *p = malloc(BUFFER_ALIGN + buffer_shift + bytes);
     if (NULL == p) {
         fprintf(stderr, "hdring_check: out of memory (%zu bytes)\n", bytes);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    return p;
+    char *buf = p + BUFFER_ALIGN + buffer_shift;
+    ((char **) buf)[-1] = p;
+    return buf;
+}
+
+static void xfree(void *buf)
+{
+    if (NULL != buf) {
+        free(((char **) buf)[-1]);
+    }
 }
 
 /* want[0..n) = input_0 (op) input_1 (op) ... over ranks, each input being fill(offset .. offset + n) */
@@ -369,7 +386,7 @@ static void *expected_reduction(const ctx_t *c, const kind_t *k, size_t total, i
         k->fill(next, total, r, salt);
         k->combine(want, next, total);
     }
-    free(next);
+    xfree(next);
     return want;
 }
 
@@ -393,10 +410,10 @@ static void run_allreduce(ctx_t *c, const kind_t *k, size_t count, bool in_place
         check_range(c, k, count, in_place, -1, sbuf, orig, count, 0, "send buffer modified:");
     }
     ++c->cases;
-    free(want);
-    free(sbuf);
-    free(rbuf);
-    free(orig);
+    xfree(want);
+    xfree(sbuf);
+    xfree(rbuf);
+    xfree(orig);
 }
 
 /* recvcounts shapes for reduce_scatter: uniform, irregular with zeros, everything to the last rank */
@@ -451,11 +468,11 @@ static void run_reduce_scatter(ctx_t *c, const kind_t *k, size_t n, int shape, b
         check_range(c, k, total, in_place, -1, sbuf, orig, total, 0, "send buffer modified:");
     }
     ++c->cases;
-    free(want);
-    free(sbuf);
-    free(orig);
-    free(rbuf);
-    free(rcounts);
+    xfree(want);
+    xfree(sbuf);
+    xfree(orig);
+    xfree(rbuf);
+    xfree(rcounts);
 }
 
 /* Rank r's block of an allgather: element i of the whole vector, generated from the vector index. */
@@ -464,7 +481,7 @@ static void fill_block(const kind_t *k, void *buf, size_t n, int rank, int salt)
     char *tmp = xmalloc((size_t) (rank + 1) * n * k->size + k->size);
     k->fill(tmp, (size_t) (rank + 1) * n, 0, salt);
     memcpy(buf, tmp + (size_t) rank * n * k->size, n * k->size);
-    free(tmp);
+    xfree(tmp);
 }
 
 static void run_allgather(ctx_t *c, const kind_t *k, size_t n, bool in_place)
@@ -483,9 +500,9 @@ static void run_allgather(ctx_t *c, const kind_t *k, size_t n, bool in_place)
     }
     check_range(c, k, total, in_place, -1, rbuf, want, total, 0, "result");
     ++c->cases;
-    free(sbuf);
-    free(rbuf);
-    free(want);
+    xfree(sbuf);
+    xfree(rbuf);
+    xfree(want);
 }
 
 /* The same n pairs of ints under three (count, datatype) descriptions with one type signature, as ranks may
@@ -549,10 +566,10 @@ static void run_allgather_mixed(ctx_t *c, size_t n)
     from_view(rview, rbuf, got, total);
     check_range(c, &int_pairs_kind, total, false, -1, got, want, total, 0, "result");
     ++c->cases;
-    free(sbuf);
-    free(rbuf);
-    free(want);
-    free(got);
+    xfree(sbuf);
+    xfree(rbuf);
+    xfree(want);
+    xfree(got);
 }
 
 static void run_bcast(ctx_t *c, const kind_t *k, size_t count, int root)
@@ -568,8 +585,8 @@ static void run_bcast(ctx_t *c, const kind_t *k, size_t count, int root)
     MPI_Bcast(buf, (int) count, *k->type, root, c->comm);
     check_range(c, k, count, false, root, buf, want, count, 0, "result");
     ++c->cases;
-    free(buf);
-    free(want);
+    xfree(buf);
+    xfree(want);
 }
 
 /* Every rank describes the message in its own view. */
@@ -586,9 +603,9 @@ static void run_bcast_mixed(ctx_t *c, size_t n, int root)
     from_view(view, buf, got, n);
     check_range(c, &int_pairs_kind, n, false, root, got, want, n, 0, "result");
     ++c->cases;
-    free(buf);
-    free(want);
-    free(got);
+    xfree(buf);
+    xfree(want);
+    xfree(got);
 }
 
 /* ---------------------------------------------------------------- the matrix */
@@ -599,7 +616,18 @@ typedef struct options {
     const char *counts;
     const char *types;
     bool quick, repro, large;
+    int repeat; /* calls of each case in a row, each with new buffers and data */
 } options_t;
+
+/* Runs `call` o->repeat times in a row, its buffers at other addresses each time. */
+#define REPEATED(o, call)                                                                                          \
+    do {                                                                                                           \
+        for (int rep_ = 0; rep_ < (o)->repeat; ++rep_) {                                                           \
+            buffer_shift = (size_t) rep_ * BUFFER_ALIGN;                                                           \
+            call;                                                                                                  \
+        }                                                                                                          \
+        buffer_shift = 0;                                                                                          \
+    } while (0)
 
 /* "env,auto," and the algorithms of a collective as hdring's MCA enum lists them (just "env,auto" without
  * hdring loaded). */
@@ -666,13 +694,13 @@ static void run_collective(ctx_t *c, const options_t *o, int coll)
                 }
                 for (int in_place = 0; in_place <= 1; ++in_place) {
                     if (0 == coll) {
-                        run_allreduce(c, k, count, in_place);
+                        REPEATED(o, run_allreduce(c, k, count, in_place));
                     } else {
                         /* per-rank count: about count / p, so the vector is about count */
                         const size_t per = count / (size_t) c->size + (count % 3);
                         const int nshapes = 1 == coll ? 3 : 1;
                         for (int shape = 0; shape < nshapes; ++shape) {
-                            run_reduce_scatter(c, k, per, shape, 2 == coll, in_place);
+                            REPEATED(o, run_reduce_scatter(c, k, per, shape, 2 == coll, in_place));
                         }
                     }
                 }
@@ -685,10 +713,10 @@ static void run_collective(ctx_t *c, const options_t *o, int coll)
                 }
                 if (3 == coll) {
                     const size_t per = count / (size_t) c->size + (count % 3);
-                    run_allgather(c, k, per, false);
-                    run_allgather(c, k, per, true);
+                    REPEATED(o, run_allgather(c, k, per, false));
+                    REPEATED(o, run_allgather(c, k, per, true));
                     if (0 == ki) {
-                        run_allgather_mixed(c, per);
+                        REPEATED(o, run_allgather_mixed(c, per));
                     }
                 } else {
                     const int roots[3] = {0, c->size - 1, c->size / 2};
@@ -696,9 +724,9 @@ static void run_collective(ctx_t *c, const options_t *o, int coll)
                         if (ri > 0 && roots[ri] == roots[ri - 1]) {
                             continue;
                         }
-                        run_bcast(c, k, count, roots[ri]);
+                        REPEATED(o, run_bcast(c, k, count, roots[ri]));
                         if (0 == ki) {
-                            run_bcast_mixed(c, count, roots[ri]);
+                            REPEATED(o, run_bcast_mixed(c, count, roots[ri]));
                         }
                     }
                 }
@@ -766,6 +794,59 @@ static void force(const char *coll, const char *alg)
     }
 }
 
+/* Bcasts of 37 elements of a datatype, o->repeat in a row, then the datatype freed and one of the same size and
+ * another layout created (two ints, contiguous or with an int's gap between them), likely at the freed one's
+ * address: repeated calls must follow the new layout, and leave its gaps alone (an algorithm that cuts the
+ * message packs the gapped layout, and sends the contiguous one as it is). */
+static void run_retyped(ctx_t *c, const options_t *o)
+{
+    const size_t count = 37;
+    char what[160];
+    snprintf(what, sizeof(what), "bcast alg=%s comm=dup, datatypes freed and created again between repeated calls",
+             c->alg);
+    c->comm_name = "dup";
+    starting(c, what);
+    MPI_Comm_dup(MPI_COMM_WORLD, &c->comm);
+    MPI_Comm_rank(c->comm, &c->rank);
+    MPI_Comm_size(c->comm, &c->size);
+    for (int round = 0; round < 6; ++round) {
+        const bool gapped = 1 == round % 2;
+        const size_t ints = count * (gapped ? 3 : 2); /* extents: 3 ints (int, gap, int) or 2 */
+        MPI_Datatype type;
+        if (gapped) {
+            MPI_Type_vector(2, 1, 2, MPI_INT, &type);
+        } else {
+            MPI_Type_contiguous(2, MPI_INT, &type);
+        }
+        MPI_Type_commit(&type);
+        for (int rep = 0; rep < o->repeat; ++rep) {
+            buffer_shift = (size_t) rep * BUFFER_ALIGN;
+            int *buf = xmalloc(ints * sizeof(int));
+            for (size_t i = 0; i < ints; ++i) {
+                buf[i] = 0 == c->rank ? (int) mix((uint32_t) round, (uint32_t) rep, (uint32_t) i) : -1;
+            }
+            MPI_Bcast(buf, (int) count, type, 0, c->comm);
+            for (size_t i = 0; i < ints; ++i) {
+                const bool data = !gapped || 1 != i % 3;
+                const int want = data || 0 == c->rank ? (int) mix((uint32_t) round, (uint32_t) rep, (uint32_t) i) : -1;
+                if (buf[i] != want) {
+                    ++c->failures;
+                    printf("FAIL bcast alg=%s np=%d comm=dup count=%zu type=%s round=%d call=%d rank=%d int=%zu: "
+                           "got %d expected %d\n", c->alg, c->size, count, gapped ? "vector(2,1,2,int)" : "contiguous(2,int)",
+                           round, rep, c->rank, i, buf[i], want);
+                    fflush(stdout);
+                    break;
+                }
+            }
+            ++c->cases;
+            xfree(buf);
+        }
+        MPI_Type_free(&type);
+    }
+    buffer_shift = 0;
+    MPI_Comm_free(&c->comm);
+}
+
 static void run_matrix(ctx_t *c, const options_t *o)
 {
     for (int coll = 0; coll < UTIL_NCOLLS; ++coll) {
@@ -782,6 +863,9 @@ static void run_matrix(ctx_t *c, const options_t *o)
             c->coll = util_coll_names[coll];
             c->alg = alg;
             with_comms(c, o, coll);
+            if (o->repeat > 1 && 0 == strcmp(c->coll, "bcast") && 0 != strcmp(alg, "env")) {
+                run_retyped(c, o);
+            }
             force(util_coll_names[coll], "auto");
         }
     }
@@ -851,9 +935,9 @@ static void run_repro_roles(ctx_t *c, const char *alg, size_t n)
             }
         }
     }
-    free(in);
-    free(r[0]);
-    free(r[1]);
+    xfree(in);
+    xfree(r[0]);
+    xfree(r[1]);
 }
 
 static void run_repro(ctx_t *c, const options_t *o)
@@ -894,7 +978,7 @@ static void run_repro(ctx_t *c, const options_t *o)
                             rc[i] = (int) per;
                         }
                         MPI_Reduce_scatter(in, r, rc, MPI_DOUBLE, MPI_SUM, comm);
-                        free(rc);
+                        xfree(rc);
                     } else {
                         MPI_Reduce_scatter_block(in, r, (int) per, MPI_DOUBLE, MPI_SUM, comm);
                     }
@@ -933,12 +1017,12 @@ static void run_repro(ctx_t *c, const options_t *o)
                         break;
                     }
                 }
-                free(exact);
-                free(mag);
-                free(x);
-                free(in);
-                free(r1);
-                free(r2);
+                xfree(exact);
+                xfree(mag);
+                xfree(x);
+                xfree(in);
+                xfree(r1);
+                xfree(r2);
                 if (0 == coll) {
                     run_repro_roles(c, alg, n);
                 }
@@ -1027,7 +1111,7 @@ static void run_large(ctx_t *c, const options_t *o)
                 printf("FAIL %s alg=%s np=%d count=%zu (1 KiB elements, %zu bytes) rank=%d: wrong int at %ld\n", colls[ci],
                        alg, c->size, n, n * 1024, c->rank, bad);
             }
-            free(buf);
+            xfree(buf);
             MPI_Comm_free(&comm);
             force(colls[ci], "auto");
         }
@@ -1040,7 +1124,8 @@ static void run_large(ctx_t *c, const options_t *o)
 static void usage(const char *why)
 {
     util_usage_exit("hdring_check",
-                    "[--coll LIST] [--alg LIST] [--counts LIST] [--types LIST] [--quick] [--repro] [--large]\n"
+                    "[--coll LIST] [--alg LIST] [--counts LIST] [--types LIST] [--quick] [--repeat N] [--repro] "
+                    "[--large]\n"
                     "(under mpirun; the comment at the top of test/mpi/hdring_check.c says what each does)",
                     why);
 }
@@ -1048,7 +1133,7 @@ static void usage(const char *why)
 int main(int argc, char **argv)
 {
     int provided;
-    options_t o = {0};
+    options_t o = {.repeat = 1};
     ctx_t c = {0};
 
     MPI_Init(&argc, &argv);
@@ -1062,6 +1147,11 @@ int main(int argc, char **argv)
             o.counts = argv[++i];
         } else if (0 == strcmp(argv[i], "--types") && i + 1 < argc) {
             o.types = argv[++i];
+        } else if (0 == strcmp(argv[i], "--repeat") && i + 1 < argc) {
+            o.repeat = atoi(argv[++i]);
+            if (o.repeat < 1) {
+                usage("--repeat takes a count of at least 1");
+            }
         } else if (0 == strcmp(argv[i], "--quick")) {
             o.quick = true;
         } else if (0 == strcmp(argv[i], "--repro")) {

@@ -313,6 +313,15 @@ suite_matrix() {
                 --mca coll_hdring_replay_calls "$replay" "$HDRING_TESTBIN/hdring_check" --coll "$c"
         done
     done
+    # Calls that repeat the previous call's arguments (coll_hdring_repeat.c): every case three times in a row, each
+    # time with new buffers and data, its schedule recorded at the first call (replay_calls 1) or the second (2),
+    # and for bcast datatypes freed and created again between repeated calls.
+    for np in 3 4 5; do
+        for replay in 1 2; do
+            check "every collective and algorithm, each case 3 times in a row (repeat path), replay_calls $replay, np=$np" \
+                "$np" --mca coll_hdring_replay_calls "$replay" "$HDRING_TESTBIN/hdring_check" --repeat 3 --quick
+        done
+    done
     # coll/self (priority 75) serves size-1 communicators unless excluded; then hdring does.
     for np in 1 3; do
         check "every collective on size-1 communicators served by hdring (coll ^self), np=$np" "$np" \
@@ -377,7 +386,8 @@ suite_trace() {
         1) for c in $COLLS; do
                has "^hdring: $c recorded its schedule and replayed it \(calls in a row with these arguments: 1; schedule: [1-9][0-9]* steps\)$" ||
                    missing="$missing $c"
-           done ;;
+           done
+           ! has 'repeated the previous call' || missing="$missing (a call took the repeat path at level 2)" ;;
         2) has "^hdring: allreduce recorded its schedule and replayed it \(calls in a row with these arguments: 2; schedule: [1-9][0-9]* steps\)$" &&
                has "^hdring: allreduce replayed \(calls in a row with these arguments: 3; schedule: [1-9][0-9]* steps\)$" ||
                missing="allreduce recorded at the second call and replayed at the third" ;;
@@ -390,6 +400,21 @@ suite_trace() {
             fail "trace: recorded schedules replayed as coll_hdring_replay_calls $replay says (np=5)" "missing: $missing"
         fi
     done
+    # Calls that repeat the previous call's arguments take the repeat path (coll_hdring_repeat.c), and at level 3
+    # rank 0 says so. Each case three times in a row: the first records its schedule and replays it, the next two
+    # repeat it. MPI_Reduce_scatter (whose key would be all of its counts) never takes it.
+    mpi 5 --mca coll_hdring_verbose 3 --mca coll_hdring_replay_calls 1 "$HDRING_TESTBIN/hdring_check" --alg auto \
+        --types int --counts 7 --repeat 3
+    local rc=$? missing=""
+    for c in allreduce reduce_scatter_block allgather bcast; do
+        has "^hdring: $c repeated the previous call \(schedule: [1-9][0-9]* steps\)$" || missing="$missing $c"
+    done
+    ! has '^hdring: reduce_scatter repeated' || missing="$missing (reduce_scatter took it)"
+    if [ $rc -eq 0 ] && [ -z "$missing" ] && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
+        pass "trace: calls that repeat the previous one take the repeat path at level 3 (np=5)"
+    else
+        fail "trace: calls that repeat the previous one take the repeat path at level 3 (np=5)" "missing:$missing"
+    fi
 }
 
 # The automatic choice: the cost model by default, thresholds when set, never ring for a non-commutative op. The

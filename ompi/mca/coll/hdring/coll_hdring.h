@@ -7,8 +7,9 @@
  * fallback), coll_hdring_decision.c (which algorithm, and why), coll_hdring_agreement.c (every rank decides
  * from the same parameters), coll_hdring_locality.c (where ranks sit), coll_hdring_transport.c (the kernels'
  * transport over the PML), coll_hdring_scratch.c (per-module scratch cache), coll_hdring_schedule.c (running the
- * chosen algorithm, or replaying its recorded schedule), one file per collective, and the MPI-free layer
- * hdring_*.[ch] (patterns, kernels, algorithms, schedules).
+ * chosen algorithm, or replaying its recorded schedule), coll_hdring_repeat.c (calls that repeat the previous
+ * one), one file per collective, and the MPI-free layer hdring_*.[ch] (patterns, kernels, algorithms,
+ * schedules).
  */
 #ifndef MCA_COLL_HDRING_H
 #define MCA_COLL_HDRING_H
@@ -137,6 +138,66 @@ typedef struct mca_coll_hdring_plan {
     mca_coll_hdring_choice_t last;
 } mca_coll_hdring_plan_t;
 
+/* The transport of one call over the PML: its functions below (coll_hdring_transport.c). */
+/* One PML message: n elements of *type at addr (coll_hdring_transport.c). */
+typedef struct mca_coll_hdring_pml_msg {
+    char *addr;
+    int n;
+    struct ompi_datatype_t *type;
+    bool derived; /* type was made for this message: destroyed once the PML is done */
+} mca_coll_hdring_pml_msg_t;
+
+typedef struct mca_coll_hdring_pml {
+    struct ompi_communicator_t *comm;
+    struct ompi_datatype_t *dtype;
+    struct ompi_op_t *op; /* NULL for collectives without reduction */
+    int tag;
+    const int *rank_of;   /* algorithm rank -> communicator rank (the locality order); NULL: the same */
+    ptrdiff_t extent;
+    char *base[HDRING_NBUFS]; /* address of element 0 of each buffer */
+    void *own_scratch;        /* scratch allocated for this call only (too large to cache) */
+    mca_coll_hdring_tables_t *tables; /* the module's, for hdring_take */
+    size_t max_message;       /* elements per PML message before a derived datatype carries it */
+    struct {                  /* where sends of exactly one OUT range may read the same bytes instead */
+        size_t off, count;    /* the range of OUT, in elements */
+        const void *buf;      /* NULL: no alternative source */
+        int n;
+        struct ompi_datatype_t *type;
+    } same_bytes;
+    int error;                /* Open MPI error behind HDRING_ERR_TRANSPORT, or the reason it is poisoned */
+    bool poisoned;            /* the call failed somewhere: empty messages, no local work (pml_poison) */
+    struct {                  /* messages started and not yet waited for (hdring_isend, hdring_irecv) */
+        uint32_t used;        /* bit i: slot i holds one */
+        uint32_t receives;    /* bit i: it is a receive */
+        struct ompi_request_t *req[HDRING_MAX_INFLIGHT];
+        mca_coll_hdring_pml_msg_t msg[HDRING_MAX_INFLIGHT];
+    } inflight;
+    hdring_xport_t xport;
+} mca_coll_hdring_pml_t;
+
+/* What a call of a collective depends on, its buffers aside: calls of one collective on one communicator with
+ * equal keys choose the same algorithm, set up the same transport and send the same messages. `in` and `out`
+ * are the call's buffers (not compared): the memory its IN and OUT start from. */
+typedef struct mca_coll_hdring_key {
+    size_t count[2];                       /* allgather: send, receive; the others: [0] */
+    struct ompi_datatype_t *dtype[2];      /* likewise */
+    struct ompi_op_t *op;                  /* NULL without reduction */
+    int root;                              /* bcast */
+    bool in_place;
+    const void *in, *out;
+} mca_coll_hdring_key_t;
+
+/* A collective's previous call, kept so that a call that repeats it goes straight to its recorded schedule
+ * (coll_hdring_repeat.c). */
+typedef struct mca_coll_hdring_repeat {
+    bool armed;                  /* the previous call replayed its schedule, and t can serve the next */
+    mca_coll_hdring_key_t key;   /* its key; datatypes and op retained while armed */
+    ptrdiff_t shift[2];          /* IN and OUT: t's base minus the call's buffer */
+    bool scratch;                /* TMP and WORK in the module's scratch, at these offsets */
+    ptrdiff_t scratch_at[2];
+    mca_coll_hdring_pml_t t;     /* its transport, buffers aside */
+} mca_coll_hdring_repeat_t;
+
 typedef struct mca_coll_hdring_module_t {
     mca_coll_base_module_t super;
     mca_coll_hdring_config_t config;
@@ -147,6 +208,7 @@ typedef struct mca_coll_hdring_module_t {
     mca_coll_hdring_tables_t tables;
     mca_coll_hdring_plan_t plan[MCA_COLL_HDRING_NCOLLS][2]; /* [coll][operand order must be kept] */
     hdring_schedule_t schedule[MCA_COLL_HDRING_NCOLLS];     /* each collective's last call, recorded */
+    mca_coll_hdring_repeat_t repeat[MCA_COLL_HDRING_NCOLLS];
 } mca_coll_hdring_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_hdring_module_t);
@@ -228,41 +290,6 @@ void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdri
 static inline bool mca_coll_hdring_in_locality_order(bool ordered) { return !ordered; }
 
 /* ---- transport over the PML ---- */
-/* One PML message: n elements of *type at addr (coll_hdring_transport.c). */
-typedef struct mca_coll_hdring_pml_msg {
-    char *addr;
-    int n;
-    struct ompi_datatype_t *type;
-    bool derived; /* type was made for this message: destroyed once the PML is done */
-} mca_coll_hdring_pml_msg_t;
-
-typedef struct mca_coll_hdring_pml {
-    struct ompi_communicator_t *comm;
-    struct ompi_datatype_t *dtype;
-    struct ompi_op_t *op; /* NULL for collectives without reduction */
-    int tag;
-    const int *rank_of;   /* algorithm rank -> communicator rank (the locality order); NULL: the same */
-    ptrdiff_t extent;
-    char *base[HDRING_NBUFS]; /* address of element 0 of each buffer */
-    void *own_scratch;        /* scratch allocated for this call only (too large to cache) */
-    mca_coll_hdring_tables_t *tables; /* the module's, for hdring_take */
-    size_t max_message;       /* elements per PML message before a derived datatype carries it */
-    struct {                  /* where sends of exactly one OUT range may read the same bytes instead */
-        size_t off, count;    /* the range of OUT, in elements */
-        const void *buf;      /* NULL: no alternative source */
-        int n;
-        struct ompi_datatype_t *type;
-    } same_bytes;
-    int error;                /* Open MPI error behind HDRING_ERR_TRANSPORT, or the reason it is poisoned */
-    bool poisoned;            /* the call failed somewhere: empty messages, no local work (pml_poison) */
-    struct {                  /* messages started and not yet waited for (hdring_isend, hdring_irecv) */
-        uint32_t used;        /* bit i: slot i holds one */
-        uint32_t receives;    /* bit i: it is a receive */
-        struct ompi_request_t *req[HDRING_MAX_INFLIGHT];
-        mca_coll_hdring_pml_msg_t msg[HDRING_MAX_INFLIGHT];
-    } inflight;
-    hdring_xport_t xport;
-} mca_coll_hdring_pml_t;
 
 /* locality_order: algorithm ranks are positions in the communicator's locality order (hdring_topo.h). */
 void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t *m,
@@ -288,9 +315,28 @@ void mca_coll_hdring_pml_withdraw(mca_coll_hdring_pml_t *t);
 /* ---- running ---- */
 /* Runs the chosen algorithm on t (coll_hdring_schedule.c): by replaying the module's recorded schedule of this
  * collective when the call repeats the arguments of the calls before it (hdring_schedule.h), directly otherwise.
- * At coll_hdring_verbose >= 2 rank 0 says which. An hdring_ status. */
+ * At coll_hdring_verbose >= 2 rank 0 says which. key: the call's (mca_coll_hdring_repeat_find), or NULL when
+ * the caller does more than set t's buffers around the run (a bcast that packs): a call that replayed then
+ * arms the repeat path for the next. An hdring_ status. */
 int mca_coll_hdring_run(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, mca_coll_hdring_coll_t coll,
-                        hdring_alg_t alg, const hdring_args_t *args);
+                        hdring_alg_t alg, const hdring_args_t *args, const mca_coll_hdring_key_t *key);
+
+/* ---- repeated calls (coll_hdring_repeat.c) ----
+ * A call whose key equals the collective's previous call's, when that call replayed its recorded schedule,
+ * takes the repeat path: no decision, no arguments, no schedule key, only the replay on the new buffers with the
+ * previous call's transport. Not at coll_hdring_verbose 1 and 2, whose trace reports every call's decision; at 3
+ * rank 0 says when a call took it. */
+/* The transport for this call with its buffers set (the caller adds what else its full path sets per call,
+ * such as allgather's same_bytes), or NULL: take the full path. */
+mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
+                                                   const mca_coll_hdring_key_t *key);
+/* Replays the collective's schedule on t (from repeat_find) and ends the call: an Open MPI error code. */
+int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, mca_coll_hdring_pml_t *t);
+/* mca_coll_hdring_run's ends: forget the previous call (the schedule is about to change), and keep this one
+ * when it replayed its schedule and succeeded. */
+void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll);
+void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
+                                const mca_coll_hdring_key_t *key, const mca_coll_hdring_pml_t *t, int rc);
 
 /* ---- scratch ---- */
 /* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype. */

@@ -13,12 +13,37 @@
 
 #include "coll_hdring.h"
 
+/* This rank's contribution into its block of rbuf, and sends of that block from sbuf (unless in place). */
+static int contribute(mca_coll_hdring_pml_t *t, const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                      void *rbuf, int rcount, struct ompi_datatype_t *rdtype, int rank)
+{
+    if (MPI_IN_PLACE == sbuf) {
+        return MPI_SUCCESS;
+    }
+    char *mine = (char *) rbuf + (ptrdiff_t) rank * (ptrdiff_t) rcount * t->extent;
+    const int rc = ompi_datatype_sndrcv(sbuf, scount, sdtype, mine, rcount, rdtype);
+    mca_coll_hdring_pml_same_bytes(t, (size_t) rank * (size_t) rcount, (size_t) rcount, sbuf, scount, sdtype);
+    return rc;
+}
+
 int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,
                               int rcount, struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
                               mca_coll_base_module_t *module)
 {
     mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
     const int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
+    const mca_coll_hdring_key_t key = {
+        .count = {(size_t) scount, (size_t) rcount},
+        .dtype = {sdtype, rdtype},
+        .in_place = MPI_IN_PLACE == sbuf,
+        .out = rbuf,
+    };
+    mca_coll_hdring_pml_t *repeat = mca_coll_hdring_repeat_find(m, MCA_COLL_HDRING_ALLGATHER, &key);
+    if (NULL != repeat) {
+        const int rc = contribute(repeat, sbuf, scount, sdtype, rbuf, rcount, rdtype, rank);
+        return MPI_SUCCESS != rc ? rc : mca_coll_hdring_repeat_run(m, MCA_COLL_HDRING_ALLGATHER, repeat);
+    }
+
     mca_coll_hdring_choice_t choice;
     mca_coll_hdring_pml_t t;
     const hdring_partition_t parts = hdring_partition_uniform(p, (size_t) rcount);
@@ -42,18 +67,15 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
 
     mca_coll_hdring_pml_init(&t, m, comm, rdtype, NULL, MCA_COLL_BASE_TAG_ALLGATHER, true);
     t.base[HDRING_BUF_OUT] = rbuf;
-    if (MPI_IN_PLACE != sbuf) {
-        char *mine = (char *) rbuf + (ptrdiff_t) rank * (ptrdiff_t) rcount * t.extent;
-        rc = ompi_datatype_sndrcv(sbuf, scount, sdtype, mine, rcount, rdtype);
-        if (MPI_SUCCESS != rc) {
-            return rc;
-        }
-        mca_coll_hdring_pml_same_bytes(&t, (size_t) rank * (size_t) rcount, (size_t) rcount, sbuf, scount, sdtype);
+    rc = contribute(&t, sbuf, scount, sdtype, rbuf, rcount, rdtype, rank);
+    if (MPI_SUCCESS != rc) {
+        return rc;
     }
     mca_coll_hdring_args(m, &choice, &parts, false, 1, &blocks, &args);
     rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice.alg, &args));
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_ALLGATHER, choice.alg, &args));
+        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_ALLGATHER, choice.alg, &args,
+                                                                  &key));
     }
     mca_coll_hdring_scratch_release(&t);
     return rc;

@@ -16,6 +16,19 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
                               mca_coll_base_module_t *module)
 {
     mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
+    const mca_coll_hdring_key_t key = {
+        .count = {(size_t) count, 0},
+        .dtype = {dtype, NULL},
+        .op = op,
+        .in_place = MPI_IN_PLACE == sbuf,
+        .in = MPI_IN_PLACE == sbuf ? rbuf : sbuf,
+        .out = rbuf,
+    };
+    mca_coll_hdring_pml_t *repeat = mca_coll_hdring_repeat_find(m, MCA_COLL_HDRING_ALLREDUCE, &key);
+    if (NULL != repeat) {
+        return mca_coll_hdring_repeat_run(m, MCA_COLL_HDRING_ALLREDUCE, repeat);
+    }
+
     mca_coll_hdring_choice_t choice;
     mca_coll_hdring_pml_t t;
     size_t type_size;
@@ -38,11 +51,12 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
     mca_coll_hdring_args(m, &choice, NULL, call.ordered, type_size, &none, &args);
     mca_coll_hdring_pml_init(&t, m, comm, dtype, op, MCA_COLL_BASE_TAG_ALLREDUCE,
                              mca_coll_hdring_in_locality_order(call.ordered));
-    t.base[HDRING_BUF_IN] = (char *) (MPI_IN_PLACE == sbuf ? rbuf : sbuf);
+    t.base[HDRING_BUF_IN] = (char *) key.in;
     t.base[HDRING_BUF_OUT] = rbuf;
     rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice.alg, &args));
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_ALLREDUCE, choice.alg, &args));
+        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_ALLREDUCE, choice.alg, &args,
+                                                                  &key));
     }
     mca_coll_hdring_scratch_release(&t);
     return rc;

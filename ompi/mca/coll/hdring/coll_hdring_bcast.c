@@ -45,9 +45,10 @@ static int convert(void *buf, int count, struct ompi_datatype_t *dtype, char *pa
     return OMPI_SUCCESS == rc && max_data != bytes ? OMPI_ERROR : rc;
 }
 
-/* An algorithm that cuts the message, on its bytes. */
+/* An algorithm that cuts the message, on its bytes (key: the call's). */
 static int bcast_bytes(mca_coll_hdring_module_t *m, const mca_coll_hdring_choice_t *choice, void *buf, int count,
-                       struct ompi_datatype_t *dtype, size_t bytes, int root, struct ompi_communicator_t *comm)
+                       struct ompi_datatype_t *dtype, size_t bytes, int root, struct ompi_communicator_t *comm,
+                       const mca_coll_hdring_key_t *key)
 {
     const bool contiguous = ompi_datatype_is_contiguous_memory_layout(dtype, count);
     const bool is_root = ompi_comm_rank(comm) == root;
@@ -75,7 +76,9 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, const mca_coll_hdring_choice
         mca_coll_hdring_pml_poison(&t, rc);
     }
     if (OMPI_SUCCESS == rc || is_root) {
-        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_BCAST, choice->alg, &args));
+        /* packing around the run: no repeat path */
+        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_BCAST, choice->alg, &args,
+                                                               contiguous ? key : NULL));
     }
     if (OMPI_SUCCESS == rc && !contiguous && !is_root) {
         rc = convert(buf, count, dtype, packed, bytes, false);
@@ -104,6 +107,17 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
+    const mca_coll_hdring_key_t key = {
+        .count = {(size_t) count, 0},
+        .dtype = {dtype, NULL},
+        .root = root,
+        .out = buf,
+    };
+    mca_coll_hdring_pml_t *repeat = mca_coll_hdring_repeat_find(m, MCA_COLL_HDRING_BCAST, &key);
+    if (NULL != repeat) {
+        return mca_coll_hdring_repeat_run(m, MCA_COLL_HDRING_BCAST, repeat);
+    }
+
     mca_coll_hdring_choice_t choice;
     mca_coll_hdring_pml_t t;
     size_t type_size;
@@ -120,14 +134,15 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
         return m->fallback.coll_bcast(buf, count, dtype, root, comm, m->fallback.coll_bcast_module);
     }
     if (cuts_message(&choice)) {
-        return bcast_bytes(m, &choice, buf, count, dtype, call.bytes, root, comm);
+        return bcast_bytes(m, &choice, buf, count, dtype, call.bytes, root, comm, &key);
     }
     hdring_blocks_t none;
     hdring_args_t args = {.count = (size_t) count, .root = root};
     mca_coll_hdring_args(m, &choice, NULL, false, 1, &none, &args);
     mca_coll_hdring_pml_init(&t, m, comm, dtype, NULL, MCA_COLL_BASE_TAG_BCAST, true);
     t.base[HDRING_BUF_OUT] = buf;
-    const int rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_BCAST, choice.alg, &args));
+    const int rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_BCAST, choice.alg, &args,
+                                                                     &key));
     mca_coll_hdring_scratch_release(&t);
     return rc;
 }

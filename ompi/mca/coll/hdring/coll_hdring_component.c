@@ -547,7 +547,10 @@ static int hdring_register(void)
                       "Trace level. 1: for every call, rank 0 of the communicator prints "
                       "'hdring: <coll> np=<p> bytes=<n> alg=<algorithm> (<reason>)', alg=fallback when the call "
                       "is handed to the next component. 2: also, after each call, whether it ran its algorithm "
-                      "directly or replayed a recorded schedule (coll_hdring_replay_calls)",
+                      "directly or replayed a recorded schedule (coll_hdring_replay_calls). At 1 and 2 every call "
+                      "decides; at 0 and 3 a call that repeats the previous call's arguments (buffers aside) "
+                      "replays its schedule without deciding again, and at 3 says 'hdring: <coll> repeated the "
+                      "previous call'",
                       MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_5, &cfg->verbose);
     if (OMPI_SUCCESS != rc) {
         return rc;

@@ -60,6 +60,7 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
     m->tables.bytes = m->tables.used = 0;
     m->tables.spill = NULL;
     memset(m->plan, 0, sizeof(m->plan));
+    memset(m->repeat, 0, sizeof(m->repeat));
     for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
         hdring_schedule_init(&m->schedule[c]);
     }
@@ -70,6 +71,7 @@ static void hdring_module_destruct(mca_coll_hdring_module_t *m)
     release_fallback(m);
     mca_coll_hdring_scratch_free(m);
     for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+        mca_coll_hdring_repeat_disarm(m, (mca_coll_hdring_coll_t) c);
         hdring_schedule_free(&m->schedule[c]);
     }
     hdring_topo_free(&m->topo);

@@ -14,10 +14,10 @@
 #include "coll_hdring.h"
 
 /* Block b holds rcounts[b] elements (MPI_Reduce_scatter), or with rcounts NULL, rcount each
- * (MPI_Reduce_scatter_block). */
+ * (MPI_Reduce_scatter_block, whose key is `key`; MPI_Reduce_scatter has none: its key would be all of rcounts). */
 static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const int *rcounts, int rcount,
                struct ompi_datatype_t *dtype, struct ompi_op_t *op, struct ompi_communicator_t *comm,
-               const mca_coll_hdring_choice_t *choice, bool ordered)
+               const mca_coll_hdring_choice_t *choice, bool ordered, const mca_coll_hdring_key_t *key)
 {
     const mca_coll_hdring_coll_t coll = NULL != rcounts ? MCA_COLL_HDRING_REDUCE_SCATTER
                                                         : MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK;
@@ -51,7 +51,7 @@ static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const 
         rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice->alg, &args));
     }
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, coll, choice->alg, &args));
+        rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, coll, choice->alg, &args, key));
     }
     mca_coll_hdring_scratch_release(&t);
     return rc;
@@ -81,7 +81,7 @@ int mca_coll_hdring_reduce_scatter(const void *sbuf, void *rbuf, const int *rcou
         return m->fallback.coll_reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                                m->fallback.coll_reduce_scatter_module);
     }
-    return run(m, sbuf, rbuf, rcounts, 0, dtype, op, comm, &choice, call.ordered);
+    return run(m, sbuf, rbuf, rcounts, 0, dtype, op, comm, &choice, call.ordered, NULL);
 }
 
 int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,
@@ -89,6 +89,19 @@ int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcoun
                                          mca_coll_base_module_t *module)
 {
     mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
+    const mca_coll_hdring_key_t key = {
+        .count = {(size_t) rcount, 0},
+        .dtype = {dtype, NULL},
+        .op = op,
+        .in_place = MPI_IN_PLACE == sbuf,
+        .in = MPI_IN_PLACE == sbuf ? rbuf : sbuf,
+        .out = rbuf,
+    };
+    mca_coll_hdring_pml_t *repeat = mca_coll_hdring_repeat_find(m, MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK, &key);
+    if (NULL != repeat) {
+        return mca_coll_hdring_repeat_run(m, MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK, repeat);
+    }
+
     const int p = ompi_comm_size(comm);
     mca_coll_hdring_choice_t choice;
     size_t type_size;
@@ -105,5 +118,5 @@ int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcoun
         return m->fallback.coll_reduce_scatter_block(sbuf, rbuf, rcount, dtype, op, comm,
                                                      m->fallback.coll_reduce_scatter_block_module);
     }
-    return run(m, sbuf, rbuf, NULL, rcount, dtype, op, comm, &choice, call.ordered);
+    return run(m, sbuf, rbuf, NULL, rcount, dtype, op, comm, &choice, call.ordered, &key);
 }
