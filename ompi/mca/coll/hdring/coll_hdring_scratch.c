@@ -96,10 +96,16 @@ static void tables_release(mca_coll_hdring_tables_t *tb)
 
 void mca_coll_hdring_scratch_release(mca_coll_hdring_pml_t *t)
 {
-    mca_coll_hdring_pml_withdraw(t);
-    free(t->own_scratch);
-    t->own_scratch = NULL;
-    tables_release(t->tables);
+    if (0 != t->inflight.used) {
+        mca_coll_hdring_pml_withdraw(t);
+    }
+    if (NULL != t->own_scratch) {
+        free(t->own_scratch);
+        t->own_scratch = NULL;
+    }
+    if (0 != t->tables->used) {
+        tables_release(t->tables);
+    }
 }
 
 void mca_coll_hdring_scratch_free(mca_coll_hdring_module_t *m)
