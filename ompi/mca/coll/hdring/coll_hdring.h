@@ -16,6 +16,8 @@
 
 #include "ompi_config.h"
 
+#include <stdint.h>
+
 #include "mpi.h"
 #include "ompi/mca/coll/coll.h"
 #include "ompi/communicator/communicator.h"
@@ -175,6 +177,22 @@ typedef struct mca_coll_hdring_pml {
     hdring_xport_t xport;
 } mca_coll_hdring_pml_t;
 
+/* A step of a schedule compiled for the PML transport (mca_coll_hdring_pml_compile): an exchange of at most one
+ * send and one receive, each message's address (an offset from its buffer's element 0), count and
+ * communicator rank worked out once; any other step replays through the transport. */
+typedef struct mca_coll_hdring_pml_planned {
+    int peer;           /* communicator rank; -1: no such message */
+    hdring_buf_t buf;
+    ptrdiff_t at;       /* bytes */
+    int n;              /* elements of the call's datatype */
+    bool same_bytes;    /* a send that reads the call's same_bytes instead */
+} mca_coll_hdring_pml_planned_t;
+
+typedef struct mca_coll_hdring_pml_step {
+    bool direct;
+    mca_coll_hdring_pml_planned_t send, recv;
+} mca_coll_hdring_pml_step_t;
+
 /* What a call of a collective depends on, its buffers aside: calls of one collective on one communicator with
  * equal keys choose the same algorithm, set up the same transport and send the same messages. `in` and `out`
  * are the call's buffers (not compared): the memory its IN and OUT start from. */
@@ -196,6 +214,9 @@ typedef struct mca_coll_hdring_repeat {
     bool scratch;                /* TMP and WORK in the module's scratch, at these offsets */
     ptrdiff_t scratch_at[2];
     mca_coll_hdring_pml_t t;     /* its transport, buffers aside */
+    bool compiled;               /* its schedule compiled for t into program; otherwise replayed as it is */
+    mca_coll_hdring_pml_step_t *program;
+    size_t program_cap;
 } mca_coll_hdring_repeat_t;
 
 typedef struct mca_coll_hdring_module_t {
@@ -311,6 +332,13 @@ void mca_coll_hdring_pml_poison(mca_coll_hdring_pml_t *t, int ompi_error);
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc);
 /* Withdraws the messages a failed kernel left in flight: receives cancelled, sends completed (scratch_release). */
 void mca_coll_hdring_pml_withdraw(mca_coll_hdring_pml_t *t);
+/* Compiles s for t into program[0 .. s->nsteps). */
+void mca_coll_hdring_pml_compile(const mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
+                                 mca_coll_hdring_pml_step_t *program);
+/* Replays s on t as compiled: what hdring_schedule_replay(&t->xport, s) returns, with the same messages, in the
+ * same order. A call poisoned on the way replays its remaining steps through the transport (empty messages). */
+int mca_coll_hdring_pml_replay(mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
+                               const mca_coll_hdring_pml_step_t *program);
 
 /* ---- running ---- */
 /* Runs the chosen algorithm on t (coll_hdring_schedule.c): by replaying the module's recorded schedule of this
@@ -326,10 +354,32 @@ int mca_coll_hdring_run(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, m
  * takes the repeat path: no decision, no arguments, no schedule key, only the replay on the new buffers with the
  * previous call's transport. Not at coll_hdring_verbose 1 and 2, whose trace reports every call's decision; at 3
  * rank 0 says when a call took it. */
+/* An address by integer arithmetic: a buffer may be NULL (no data, or a buffer the collective does not use). */
+static inline char *mca_coll_hdring_shifted(const void *at, ptrdiff_t by)
+{
+    return (char *) ((uintptr_t) at + (uintptr_t) by);
+}
 /* The transport for this call with its buffers set (the caller adds what else its full path sets per call,
- * such as allgather's same_bytes), or NULL: take the full path. */
-mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
-                                                   const mca_coll_hdring_key_t *key);
+ * such as allgather's same_bytes), or NULL: take the full path. Inline: every call asks. */
+static inline mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring_module_t *m,
+                                                                 mca_coll_hdring_coll_t coll,
+                                                                 const mca_coll_hdring_key_t *key)
+{
+    mca_coll_hdring_repeat_t *r = &m->repeat[coll];
+    const mca_coll_hdring_key_t *k = &r->key;
+    if (!r->armed || k->count[0] != key->count[0] || k->count[1] != key->count[1] || k->dtype[0] != key->dtype[0]
+        || k->dtype[1] != key->dtype[1] || k->op != key->op || k->root != key->root || k->in_place != key->in_place) {
+        return NULL;
+    }
+    mca_coll_hdring_pml_t *t = &r->t;
+    t->base[HDRING_BUF_IN] = mca_coll_hdring_shifted(key->in, r->shift[0]);
+    t->base[HDRING_BUF_OUT] = mca_coll_hdring_shifted(key->out, r->shift[1]);
+    if (r->scratch) { /* the module's scratch may have grown, and moved, since */
+        t->base[HDRING_BUF_TMP] = mca_coll_hdring_shifted(m->scratch.mem, r->scratch_at[0]);
+        t->base[HDRING_BUF_WORK] = mca_coll_hdring_shifted(m->scratch.mem, r->scratch_at[1]);
+    }
+    return t;
+}
 /* Replays the collective's schedule on t (from repeat_find) and ends the call: an Open MPI error code. */
 int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, mca_coll_hdring_pml_t *t);
 /* mca_coll_hdring_run's ends: forget the previous call (the schedule is about to change), and keep this one
@@ -337,6 +387,8 @@ int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll
 void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll);
 void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
                                 const mca_coll_hdring_key_t *key, const mca_coll_hdring_pml_t *t, int rc);
+/* When the module goes. */
+void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m);
 
 /* ---- scratch ---- */
 /* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype. */

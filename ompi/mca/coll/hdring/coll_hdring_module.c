@@ -70,8 +70,8 @@ static void hdring_module_destruct(mca_coll_hdring_module_t *m)
 {
     release_fallback(m);
     mca_coll_hdring_scratch_free(m);
+    mca_coll_hdring_repeat_free(m);
     for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
-        mca_coll_hdring_repeat_disarm(m, (mca_coll_hdring_coll_t) c);
         hdring_schedule_free(&m->schedule[c]);
     }
     hdring_topo_free(&m->topo);

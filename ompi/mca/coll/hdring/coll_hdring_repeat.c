@@ -8,13 +8,15 @@
  * what that call did. When that call replayed its recorded schedule (hdring_schedule.h), its transport is kept
  * with the key, and the next call with the same key only points it at its own buffers and replays. The decision,
  * the arguments and the schedule's key comparison, hundreds of instructions per call that a small message's
- * time follows, are skipped. At coll_hdring_verbose 1 and 2, whose trace reports each call's decision, calls
+ * time follows, are skipped, and the schedule is compiled for the transport (mca_coll_hdring_pml_compile): its
+ * exchanges go to the PML with their addresses and ranks worked out once. At coll_hdring_verbose 1 and 2, whose trace reports each call's decision, calls
  * never take this path; at 3 they do, and say so. The key's datatypes and op are retained while kept, so that a freed datatype's
  * address cannot come back as another datatype with the same key.
  */
 #include "ompi_config.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
@@ -22,37 +24,14 @@
 
 #include "coll_hdring.h"
 
-static bool same_key(const mca_coll_hdring_key_t *a, const mca_coll_hdring_key_t *b)
-{
-    return a->count[0] == b->count[0] && a->count[1] == b->count[1] && a->dtype[0] == b->dtype[0] &&
-           a->dtype[1] == b->dtype[1] && a->op == b->op && a->root == b->root && a->in_place == b->in_place;
-}
-
-/* Addresses by integer arithmetic: a buffer may be NULL (no data, or a buffer the collective does not use). */
-static char *shifted(const void *at, ptrdiff_t by) { return (char *) ((uintptr_t) at + (uintptr_t) by); }
 static ptrdiff_t distance(const void *to, const void *from) { return (ptrdiff_t) ((uintptr_t) to - (uintptr_t) from); }
-
-mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
-                                                   const mca_coll_hdring_key_t *key)
-{
-    mca_coll_hdring_repeat_t *r = &m->repeat[coll];
-    if (!r->armed || !same_key(&r->key, key)) {
-        return NULL;
-    }
-    mca_coll_hdring_pml_t *t = &r->t;
-    t->base[HDRING_BUF_IN] = shifted(key->in, r->shift[0]);
-    t->base[HDRING_BUF_OUT] = shifted(key->out, r->shift[1]);
-    if (r->scratch) { /* the module's scratch may have grown, and moved, since */
-        t->base[HDRING_BUF_TMP] = shifted(m->scratch.mem, r->scratch_at[0]);
-        t->base[HDRING_BUF_WORK] = shifted(m->scratch.mem, r->scratch_at[1]);
-    }
-    return t;
-}
 
 int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, mca_coll_hdring_pml_t *t)
 {
+    const mca_coll_hdring_repeat_t *r = &m->repeat[coll];
     const hdring_schedule_t *s = &m->schedule[coll];
-    const int rc = mca_coll_hdring_pml_error(t, hdring_schedule_replay(&t->xport, s));
+    const int rc = mca_coll_hdring_pml_error(t, r->compiled ? mca_coll_hdring_pml_replay(t, s, r->program)
+                                                            : hdring_schedule_replay(&t->xport, s));
     mca_coll_hdring_scratch_release(t);
     if (m->config.verbose >= 3 && 0 == ompi_comm_rank(t->comm)) {
         opal_output(mca_coll_hdring_component.output, "hdring: %s repeated the previous call (schedule: %zu steps)",
@@ -81,6 +60,21 @@ void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_
     }
 }
 
+/* r's program for s on r->t; false when there is no memory for it. */
+static bool compile(mca_coll_hdring_repeat_t *r, const hdring_schedule_t *s)
+{
+    if (s->nsteps > r->program_cap) {
+        mca_coll_hdring_pml_step_t *grown = realloc(r->program, s->nsteps * sizeof(*grown));
+        if (NULL == grown) {
+            return false;
+        }
+        r->program = grown;
+        r->program_cap = s->nsteps;
+    }
+    mca_coll_hdring_pml_compile(&r->t, s, r->program);
+    return true;
+}
+
 void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
                                 const mca_coll_hdring_key_t *key, const mca_coll_hdring_pml_t *t, int rc)
 {
@@ -106,5 +100,16 @@ void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_col
     r->scratch = NULL != t->base[HDRING_BUF_TMP] || NULL != t->base[HDRING_BUF_WORK];
     r->scratch_at[0] = distance(t->base[HDRING_BUF_TMP], m->scratch.mem);
     r->scratch_at[1] = distance(t->base[HDRING_BUF_WORK], m->scratch.mem);
+    r->compiled = compile(r, &m->schedule[coll]);
     r->armed = true;
+}
+
+void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m)
+{
+    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+        mca_coll_hdring_repeat_disarm(m, (mca_coll_hdring_coll_t) c);
+        free(m->repeat[c].program);
+        m->repeat[c].program = NULL;
+        m->repeat[c].program_cap = 0;
+    }
 }

@@ -283,35 +283,36 @@ int hdring_schedule_record(hdring_schedule_t *s, const hdring_xport_t *x, hdring
 
 /* ---- replay ---- */
 
+int hdring_schedule_step(const hdring_xport_t *x, const hdring_schedule_t *s, size_t i, hdring_req_t *live)
+{
+    const hdring_step_t *st = &s->steps[i];
+    const hdring_msg_t *msgs = &s->msgs[st->first];
+    hdring_req_t waiting[HDRING_MAX_INFLIGHT];
+    int n = 0;
+    switch (st->kind) {
+    case HDRING_STEP_EXCHANGE:
+        return x->ops->exchange(x, msgs, st->nsends, msgs + st->nsends, st->nrecvs);
+    case HDRING_STEP_START:
+        return x->ops->start(x, msgs, st->is_send, &live[st->slot]);
+    case HDRING_STEP_WAIT:
+        for (uint32_t left = st->slots; 0 != left; left &= left - 1) {
+            waiting[n++] = live[__builtin_ctz(left)];
+        }
+        return x->ops->wait(x, waiting, n);
+    case HDRING_STEP_REDUCE:
+        return x->ops->reduce(x, st->left, st->right, st->dst, st->count, st->flags);
+    case HDRING_STEP_COPY:
+        return x->ops->copy(x, st->left, st->dst, st->count);
+    }
+    return HDRING_ERR_UNSUPPORTED;
+}
+
 int hdring_schedule_replay(const hdring_xport_t *x, const hdring_schedule_t *s)
 {
-    hdring_req_t live[HDRING_MAX_INFLIGHT], waiting[HDRING_MAX_INFLIGHT];
+    hdring_req_t live[HDRING_MAX_INFLIGHT];
     int rc = HDRING_OK;
-
     for (size_t i = 0; i < s->nsteps && HDRING_OK == rc; ++i) {
-        const hdring_step_t *st = &s->steps[i];
-        const hdring_msg_t *msgs = &s->msgs[st->first];
-        int n = 0;
-        switch (st->kind) {
-        case HDRING_STEP_EXCHANGE:
-            rc = x->ops->exchange(x, msgs, st->nsends, msgs + st->nsends, st->nrecvs);
-            break;
-        case HDRING_STEP_START:
-            rc = x->ops->start(x, msgs, st->is_send, &live[st->slot]);
-            break;
-        case HDRING_STEP_WAIT:
-            for (uint32_t left = st->slots; 0 != left; left &= left - 1) {
-                waiting[n++] = live[__builtin_ctz(left)];
-            }
-            rc = x->ops->wait(x, waiting, n);
-            break;
-        case HDRING_STEP_REDUCE:
-            rc = x->ops->reduce(x, st->left, st->right, st->dst, st->count, st->flags);
-            break;
-        case HDRING_STEP_COPY:
-            rc = x->ops->copy(x, st->left, st->dst, st->count);
-            break;
-        }
+        rc = hdring_schedule_step(x, s, i, live);
     }
     return rc;
 }

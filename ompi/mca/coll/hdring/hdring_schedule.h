@@ -86,6 +86,9 @@ int hdring_schedule_record(hdring_schedule_t *s, const hdring_xport_t *x, hdring
 
 /* Performs s's steps on x (the base transport, no view): what hdring_run would have returned. */
 int hdring_schedule_replay(const hdring_xport_t *x, const hdring_schedule_t *s);
+/* Performs step i of s on x: a replay is this for every step in order. live[HDRING_MAX_INFLIGHT] holds the
+ * messages started and not yet waited for, from one step to the next. */
+int hdring_schedule_step(const hdring_xport_t *x, const hdring_schedule_t *s, size_t i, hdring_req_t *live);
 
 /* Runs alg for this call: directly, or by replaying s (record_after >= 1 consecutive calls with the same
  * arguments record it; 0 never). Keeps s's key and count up to date. */
