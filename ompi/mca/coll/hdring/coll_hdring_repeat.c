@@ -9,9 +9,10 @@
  * with the key, and the next call with the same key only points it at its own buffers and replays. The decision,
  * the arguments and the schedule's key comparison, hundreds of instructions per call that a small message's
  * time follows, are skipped, and the schedule is compiled for the transport (mca_coll_hdring_pml_compile): its
- * exchanges go to the PML with their addresses and ranks worked out once. At coll_hdring_verbose 1 and 2, whose trace reports each call's decision, calls
- * never take this path; at 3 they do, and say so. The key's datatypes and op are retained while kept, so that a freed datatype's
- * address cannot come back as another datatype with the same key.
+ * exchanges go to the PML with their addresses and ranks worked out once. At coll_hdring_verbose 1 and 2, whose
+ * trace reports each call's decision, calls never take this path; at 3 they do, and say so. The key's datatypes
+ * and op are retained while kept, so that a freed datatype's address cannot come back as another datatype with
+ * the same key.
  */
 #include "ompi_config.h"
 

@@ -74,9 +74,10 @@ static int __opal_attribute_noinline__ derived_message(const mca_coll_hdring_pml
     return rc;
 }
 
-/* Kept small enough to be inlined into every caller: a call of a few bytes pays for each instruction here. */
-static inline __opal_attribute_always_inline__ int pml_message(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg,
-                              bool is_send, pml_message_t *out)
+/* Inlined into every caller: a call of a few bytes pays for each instruction here. */
+static inline __opal_attribute_always_inline__ int pml_message(const mca_coll_hdring_pml_t *t,
+                                                               const hdring_xport_t *x, const hdring_msg_t *msg,
+                                                               bool is_send, pml_message_t *out)
 {
     if (OPAL_UNLIKELY(t->poisoned)) { /* an empty message: no buffer needed */
         *out = (pml_message_t) {.addr = NULL, .n = 0, .type = t->dtype, .derived = false};
