@@ -135,10 +135,46 @@ START_TEST(shape_of_common_mappings)
 }
 END_TEST
 
+/* A copy has the same shape and maps in memory of its own (the component keeps one for the next communicator of
+ * the same processes and frees the original with its module). */
+START_TEST(copy_is_equal_and_independent)
+{
+    const int round_robin[6] = {0, 1, 2, 0, 1, 2}, one_node[3] = {7, 7, 7};
+    const int *maps[2] = {round_robin, one_node}, sizes[2] = {6, 3};
+    for (int k = 0; k < 2; ++k) {
+        const int p = sizes[k];
+        hdring_topo_t t, c;
+        ck_assert_int_eq(hdring_topo_init(&t, p, maps[k], NULL), HDRING_OK);
+        ck_assert_int_eq(hdring_topo_copy(&c, &t), HDRING_OK);
+        ck_assert_int_eq(c.p, p);
+        ck_assert_int_eq(c.shape.nodes, t.shape.nodes);
+        ck_assert_int_eq(c.shape.ppn, t.shape.ppn);
+        ck_assert_int_eq(c.shape.index_major, t.shape.index_major);
+        ck_assert_int_eq(NULL == c.order, NULL == t.order);
+        ck_assert_int_eq(NULL == c.order, 1 == k); /* round-robin is renumbered, one node is not */
+        for (int r = 0; r < p; ++r) {
+            ck_assert_int_eq(c.node_of[r], t.node_of[r]);
+            if (NULL != t.order) {
+                ck_assert_int_eq(c.order[r], t.order[r]);
+                ck_assert_int_eq(c.vrank_of[r], t.vrank_of[r]);
+            }
+        }
+        ck_assert_ptr_ne(c.node_of, t.node_of);
+        ck_assert(NULL == t.order || c.order != t.order);
+        hdring_topo_free(&t); /* the copy outlives its original */
+        for (int r = 0; r < p; ++r) {
+            ck_assert_int_eq(c.node_of[r], maps[k][r] - maps[k][0]); /* node labels here are 0, 1, ... or one */
+        }
+        hdring_topo_free(&c);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("topo");
     UNIT_ADD(s, locality_order_groups_nodes);
     UNIT_ADD(s, shape_of_common_mappings);
+    UNIT_ADD(s, copy_is_equal_and_independent);
     return unit_run(s);
 }

@@ -282,6 +282,8 @@ int mca_coll_hdring_agreement(mca_coll_hdring_module_t *m, struct ompi_communica
 /* ---- locality ---- */
 /* Builds m->topo for the communicator (may exchange one value per rank over the PML). */
 int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm);
+/* Frees the placement kept for the next communicator of the same processes (at component close). */
+void mca_coll_hdring_locality_forget(void);
 /* An allgather of n int64 values per rank, in rank order, for hdring's own bookkeeping at creation: a fixed
  * algorithm (rhd) over the PML, whatever the parameters say, so ranks whose parameters differ still match. */
 int mca_coll_hdring_gather_values(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, const int64_t *mine,

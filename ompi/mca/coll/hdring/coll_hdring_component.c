@@ -682,6 +682,7 @@ static int hdring_close(void)
     }
     free(mca_coll_hdring_component.domains);
     mca_coll_hdring_component.domains = NULL;
+    mca_coll_hdring_locality_forget();
     OBJ_DESTRUCT(&mca_coll_hdring_component.lock);
     return OMPI_SUCCESS;
 }

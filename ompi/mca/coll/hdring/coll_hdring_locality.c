@@ -226,7 +226,90 @@ static bool named_nodes(struct ompi_communicator_t *comm, int *node)
 static const char *const sources[] = {"coll_hdring_node_map", "the runtime's host names",
                                       "the runtime's host names, domains exchanged", "host names exchanged"};
 
-int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm)
+/*
+ * The last placement this process found without an exchange (from the node map, or from the runtime's names on
+ * one node or a rank per node), kept for the next communicator of the same processes in the same order and the
+ * same node map: MPI_Comm_dup's, most often, which then costs no name lookups or sorting. Placements that took
+ * an exchange are never kept, so finding one never changes whether a rank exchanges: every rank of a
+ * communicator exchanges exactly when the others do, whatever each kept. Guarded by the component's lock.
+ */
+static struct {
+    int p;
+    opal_process_name_t *procs; /* by name: a process's object may go and another come at its address */
+    char *node_map;
+    hdring_topo_t topo;
+    int cores, source;
+} kept;
+
+static const char *node_map_of(const mca_coll_hdring_module_t *m)
+{
+    return NULL == m->config.node_map ? "" : m->config.node_map;
+}
+
+/* Whether comm has the kept placement's processes and node map. */
+static bool is_kept(const mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm)
+{
+    const int p = ompi_comm_size(comm);
+    if (p != kept.p || NULL == kept.procs || 0 != strcmp(kept.node_map, node_map_of(m))) {
+        return false;
+    }
+    for (int r = 0; r < p; ++r) {
+        const opal_process_name_t name = proc_of(comm, r)->super.proc_name;
+        if (kept.procs[r].jobid != name.jobid || kept.procs[r].vpid != name.vpid) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* m's topology, cores and source from the kept placement if comm has it. */
+static bool reuse_placement(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, int *cores, int *source)
+{
+    bool reused = false;
+    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
+    if (is_kept(m, comm) && HDRING_OK == hdring_topo_copy(&m->topo, &kept.topo)) {
+        *cores = kept.cores;
+        *source = kept.source;
+        reused = true;
+    }
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
+    return reused;
+}
+
+void mca_coll_hdring_locality_forget(void)
+{
+    free(kept.procs);
+    free(kept.node_map);
+    hdring_topo_free(&kept.topo);
+    kept.procs = NULL;
+    kept.node_map = NULL;
+    kept.p = 0;
+}
+
+/* Keeps m's placement of comm (found without an exchange); nothing when there is no memory for it. */
+static void keep_placement(const mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, int cores,
+                           int source)
+{
+    const int p = ompi_comm_size(comm);
+    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
+    mca_coll_hdring_locality_forget();
+    kept.procs = malloc((size_t) p * sizeof(*kept.procs));
+    kept.node_map = strdup(node_map_of(m));
+    if (NULL != kept.procs && NULL != kept.node_map && HDRING_OK == hdring_topo_copy(&kept.topo, &m->topo)) {
+        for (int r = 0; r < p; ++r) {
+            kept.procs[r] = proc_of(comm, r)->super.proc_name;
+        }
+        kept.p = p;
+        kept.cores = cores;
+        kept.source = source;
+    } else {
+        mca_coll_hdring_locality_forget();
+    }
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
+}
+
+/* Works out m->topo for comm: the cores the model may count and which source named the nodes (sources[]). */
+static int place(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, int *cores_out, int *source_out)
 {
     const int p = ompi_comm_size(comm), me = ompi_comm_rank(comm);
     int *node = malloc((size_t) p * sizeof(*node)), *domain = malloc((size_t) p * sizeof(*domain));
@@ -279,6 +362,23 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
     if (OMPI_SUCCESS == rc) {
         rc = HDRING_OK == hdring_topo_init(&m->topo, p, node, domain) ? OMPI_SUCCESS : OMPI_ERR_OUT_OF_RESOURCE;
     }
+    if (OMPI_SUCCESS == rc && NULL == all) { /* found without an exchange: no values gathered */
+        keep_placement(m, comm, cores, source);
+    }
+    *cores_out = cores;
+    *source_out = source;
+    free(all);
+    free(node);
+    free(domain);
+    return rc;
+}
+
+int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm)
+{
+    const int p = ompi_comm_size(comm), me = ompi_comm_rank(comm);
+    int cores, source;
+    const int rc = reuse_placement(m, comm, &cores, &source) ? OMPI_SUCCESS : place(m, comm, &cores, &source);
+
     if (OMPI_SUCCESS == rc) { /* coll_hdring_model_cores: found (0), a core per rank (negative), or given */
         m->topo.shape.cores = 0 == m->config.model_cores ? cores : m->config.model_cores < 0 ? 0 : m->config.model_cores;
     }
@@ -288,8 +388,5 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
         opal_output(mca_coll_hdring_component.output, "hdring: communicator of %d ranks on %s (from %s)%s", p,
                     shape, sources[source], NULL != m->topo.order ? "; ranks renumbered node by node" : "");
     }
-    free(all);
-    free(node);
-    free(domain);
     return rc;
 }

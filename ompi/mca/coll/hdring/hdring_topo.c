@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct sort_key {
     int node, domain, rank;
@@ -117,6 +118,34 @@ int hdring_topo_init(hdring_topo_t *t, int p, const int *node, const int *domain
     }
     free(keys);
     free(count);
+    return HDRING_OK;
+}
+
+/* A copy of p ints, or NULL for NULL; *ok false when there is no memory for it. */
+static int *copy_ints(const int *src, int p, bool *ok)
+{
+    if (NULL == src) {
+        return NULL;
+    }
+    int *dst = malloc((size_t) p * sizeof(*dst));
+    *ok = *ok && NULL != dst;
+    if (NULL != dst) {
+        memcpy(dst, src, (size_t) p * sizeof(*dst));
+    }
+    return dst;
+}
+
+int hdring_topo_copy(hdring_topo_t *dst, const hdring_topo_t *src)
+{
+    bool ok = true;
+    *dst = *src;
+    dst->order = copy_ints(src->order, src->p, &ok);
+    dst->vrank_of = copy_ints(src->vrank_of, src->p, &ok);
+    dst->node_of = copy_ints(src->node_of, src->p, &ok);
+    if (!ok) {
+        hdring_topo_free(dst);
+        return HDRING_ERR_NOMEM;
+    }
     return HDRING_OK;
 }
 
