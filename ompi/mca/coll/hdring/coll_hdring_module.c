@@ -59,9 +59,14 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
     m->tables.mem = NULL;
     m->tables.bytes = m->tables.used = 0;
     m->tables.spill = NULL;
-    memset(m->plan, 0, sizeof(m->plan));
-    memset(m->repeat, 0, sizeof(m->repeat));
+    /* the flags only: the plans and kept calls behind them (14 KB of the module's 16) are written when used, and
+     * a communicator that makes one call, or none, should not pay for clearing them */
     for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+        m->plan[c][0].built = m->plan[c][1].built = false;
+        m->plan[c][0].has_last = m->plan[c][1].has_last = false;
+        m->repeat[c].armed = false;
+        m->repeat[c].program = NULL;
+        m->repeat[c].program_cap = 0;
         hdring_schedule_init(&m->schedule[c]);
     }
 }
