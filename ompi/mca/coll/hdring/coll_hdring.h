@@ -177,21 +177,22 @@ typedef struct mca_coll_hdring_pml {
     hdring_xport_t xport;
 } mca_coll_hdring_pml_t;
 
-/* A step of a schedule compiled for the PML transport (mca_coll_hdring_pml_compile): an exchange of at most one
- * send and one receive, each message's address (an offset from its buffer's element 0), count and
- * communicator rank worked out once; any other step replays through the transport. */
+/* A schedule compiled for the PML transport (mca_coll_hdring_pml_compile): each of its messages' communicator
+ * rank, offset from its buffer's element 0 and count, worked out once, and for each step whether it is an
+ * exchange that goes straight to the PML with them; any other step replays through the transport. */
 typedef struct mca_coll_hdring_pml_planned {
-    int peer;           /* communicator rank; -1: no such message */
+    int peer;           /* communicator rank */
     hdring_buf_t buf;
     ptrdiff_t at;       /* bytes */
     int n;              /* elements of the call's datatype */
     bool same_bytes;    /* a send that reads the call's same_bytes instead */
 } mca_coll_hdring_pml_planned_t;
 
-typedef struct mca_coll_hdring_pml_step {
-    bool direct;
-    mca_coll_hdring_pml_planned_t send, recv;
-} mca_coll_hdring_pml_step_t;
+typedef struct mca_coll_hdring_pml_program {
+    bool *direct;                        /* per step of the schedule */
+    mca_coll_hdring_pml_planned_t *msgs; /* per message of the schedule */
+    size_t steps_cap, msgs_cap;
+} mca_coll_hdring_pml_program_t;
 
 /* What a call of a collective depends on, its buffers aside: calls of one collective on one communicator with
  * equal keys choose the same algorithm, set up the same transport and send the same messages. `in` and `out`
@@ -215,8 +216,7 @@ typedef struct mca_coll_hdring_repeat {
     ptrdiff_t scratch_at[2];
     mca_coll_hdring_pml_t t;     /* its transport, buffers aside */
     bool compiled;               /* its schedule compiled for t into program; otherwise replayed as it is */
-    mca_coll_hdring_pml_step_t *program;
-    size_t program_cap;
+    mca_coll_hdring_pml_program_t program;
 } mca_coll_hdring_repeat_t;
 
 typedef struct mca_coll_hdring_module_t {
@@ -334,13 +334,14 @@ void mca_coll_hdring_pml_poison(mca_coll_hdring_pml_t *t, int ompi_error);
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc);
 /* Withdraws the messages a failed kernel left in flight: receives cancelled, sends completed (scratch_release). */
 void mca_coll_hdring_pml_withdraw(mca_coll_hdring_pml_t *t);
-/* Compiles s for t into program[0 .. s->nsteps). */
-void mca_coll_hdring_pml_compile(const mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
-                                 mca_coll_hdring_pml_step_t *program);
+/* Compiles s for t into *program (grown as needed); false when there is no memory for it. */
+bool mca_coll_hdring_pml_compile(const mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
+                                 mca_coll_hdring_pml_program_t *program);
+void mca_coll_hdring_pml_program_free(mca_coll_hdring_pml_program_t *program);
 /* Replays s on t as compiled: what hdring_schedule_replay(&t->xport, s) returns, with the same messages, in the
  * same order. A call poisoned on the way replays its remaining steps through the transport (empty messages). */
 int mca_coll_hdring_pml_replay(mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
-                               const mca_coll_hdring_pml_step_t *program);
+                               const mca_coll_hdring_pml_program_t *program);
 
 /* ---- running ---- */
 /* Runs the chosen algorithm on t (coll_hdring_schedule.c): by replaying the module's recorded schedule of this

@@ -17,7 +17,6 @@
 #include "ompi_config.h"
 
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
@@ -31,7 +30,7 @@ int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll
 {
     const mca_coll_hdring_repeat_t *r = &m->repeat[coll];
     const hdring_schedule_t *s = &m->schedule[coll];
-    const int rc = mca_coll_hdring_pml_error(t, r->compiled ? mca_coll_hdring_pml_replay(t, s, r->program)
+    const int rc = mca_coll_hdring_pml_error(t, r->compiled ? mca_coll_hdring_pml_replay(t, s, &r->program)
                                                             : hdring_schedule_replay(&t->xport, s));
     mca_coll_hdring_scratch_release(t);
     if (m->config.verbose >= 3 && 0 == ompi_comm_rank(t->comm)) {
@@ -61,21 +60,6 @@ void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_
     }
 }
 
-/* r's program for s on r->t; false when there is no memory for it. */
-static bool compile(mca_coll_hdring_repeat_t *r, const hdring_schedule_t *s)
-{
-    if (s->nsteps > r->program_cap) {
-        mca_coll_hdring_pml_step_t *grown = realloc(r->program, s->nsteps * sizeof(*grown));
-        if (NULL == grown) {
-            return false;
-        }
-        r->program = grown;
-        r->program_cap = s->nsteps;
-    }
-    mca_coll_hdring_pml_compile(&r->t, s, r->program);
-    return true;
-}
-
 void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
                                 const mca_coll_hdring_key_t *key, const mca_coll_hdring_pml_t *t, int rc)
 {
@@ -101,7 +85,7 @@ void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_col
     r->scratch = NULL != t->base[HDRING_BUF_TMP] || NULL != t->base[HDRING_BUF_WORK];
     r->scratch_at[0] = distance(t->base[HDRING_BUF_TMP], m->scratch.mem);
     r->scratch_at[1] = distance(t->base[HDRING_BUF_WORK], m->scratch.mem);
-    r->compiled = compile(r, &m->schedule[coll]);
+    r->compiled = mca_coll_hdring_pml_compile(&r->t, &m->schedule[coll], &r->program);
     r->armed = true;
 }
 
@@ -109,8 +93,6 @@ void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m)
 {
     for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
         mca_coll_hdring_repeat_disarm(m, (mca_coll_hdring_coll_t) c);
-        free(m->repeat[c].program);
-        m->repeat[c].program = NULL;
-        m->repeat[c].program_cap = 0;
+        mca_coll_hdring_pml_program_free(&m->repeat[c].program);
     }
 }

@@ -182,6 +182,52 @@ static inline __opal_attribute_always_inline__ int exchange_pair(mca_coll_hdring
     return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
 }
 
+/* Receives first, so a peer's send finds its match posted, then sends, then a wait for all: sides[0 .. nrecvs)
+ * are the receives, sides[nrecvs .. n) the sends; reqs and statuses have room for n. Releases every message. */
+static int exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n, ompi_request_t **reqs,
+                          ompi_status_public_t *statuses)
+{
+    int nreqs = 0, rc = OMPI_SUCCESS;
+
+    while (nreqs < n && OMPI_SUCCESS == rc) {
+        const pml_side_t *s = &sides[nreqs];
+        rc = nreqs < nrecvs
+                 ? MCA_PML_CALL(irecv(s->m.addr, s->m.n, s->m.type, s->peer, t->tag, t->comm, &reqs[nreqs]))
+                 : MCA_PML_CALL(isend(s->m.addr, s->m.n, s->m.type, s->peer, t->tag, MCA_PML_BASE_SEND_STANDARD,
+                                      t->comm, &reqs[nreqs]));
+        nreqs += OMPI_SUCCESS == rc;
+    }
+    if (OMPI_SUCCESS == rc) {
+        rc = ompi_request_wait_all((size_t) n, reqs, statuses);
+        for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) {
+            check_received(t, &sides[i].m, &statuses[i]);
+        }
+    } else {
+        /* A post failed: withdraw the posted receives, whose buffers the caller may free once it has the
+         * error, and let the posted sends complete on their own. */
+        for (int i = 0; i < nreqs; ++i) {
+            if (i < nrecvs) {
+                ompi_request_cancel(reqs[i]);
+                ompi_request_wait(&reqs[i], MPI_STATUS_IGNORE);
+            } else {
+                ompi_request_free(&reqs[i]);
+            }
+        }
+    }
+    for (int i = 0; i < n; ++i) {
+        pml_message_release(&sides[i].m);
+    }
+    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
+}
+
+/* A message of an exchange as the PML takes it. */
+static inline __opal_attribute_always_inline__ int resolve(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x,
+                                                           const hdring_msg_t *msg, bool is_send, pml_side_t *side)
+{
+    side->peer = comm_rank_of(t, x, msg->peer);
+    return pml_message(t, x, msg, is_send, &side->m);
+}
+
 static inline __opal_attribute_always_inline__ int exchange_simple(mca_coll_hdring_pml_t *t, const hdring_xport_t *x,
                                                                    const hdring_msg_t *send, const hdring_msg_t *recv)
 {
@@ -189,12 +235,10 @@ static inline __opal_attribute_always_inline__ int exchange_simple(mca_coll_hdri
     int rc = OMPI_SUCCESS;
 
     if (NULL != send) {
-        rc = pml_message(t, x, send, true, &s.m);
-        s.peer = comm_rank_of(t, x, send->peer);
+        rc = resolve(t, x, send, true, &s);
     }
     if (NULL != recv && OMPI_SUCCESS == rc) {
-        rc = pml_message(t, x, recv, false, &r.m);
-        r.peer = comm_rank_of(t, x, recv->peer);
+        rc = resolve(t, x, recv, false, &r);
         if (OMPI_SUCCESS != rc && NULL != send) {
             pml_message_release(&s.m);
         }
@@ -210,10 +254,10 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
 {
     mca_coll_hdring_pml_t *t = x->ctx;
     ompi_request_t *stack_reqs[HDRING_EXCHANGE_STACK], **reqs = stack_reqs;
-    pml_message_t stack_msgs[HDRING_EXCHANGE_STACK], *msgs = stack_msgs;
+    pml_side_t stack_sides[HDRING_EXCHANGE_STACK], *sides = stack_sides;
     ompi_status_public_t stack_statuses[HDRING_EXCHANGE_STACK], *statuses = stack_statuses;
     const hdring_msg_t *one_send = NULL, *one_recv = NULL;
-    int nonempty = 0, nreqs = 0, nrecv_reqs, rc = OMPI_SUCCESS;
+    int nonempty = 0, n = 0, rc = OMPI_SUCCESS;
 
     if (nsends <= 1 && nrecvs <= 1) { /* most exchanges: no lists to sift */
         return exchange_simple(t, x, 1 == nsends && 0 != sends[0].count ? sends : NULL,
@@ -235,86 +279,93 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
     }
     if (nonempty > HDRING_EXCHANGE_STACK) {
         reqs = hdring_take(x, (size_t) nonempty, sizeof(*reqs));
-        msgs = hdring_take(x, (size_t) nonempty, sizeof(*msgs));
+        sides = hdring_take(x, (size_t) nonempty, sizeof(*sides));
         statuses = hdring_take(x, (size_t) nonempty, sizeof(*statuses));
-        if (NULL == reqs || NULL == msgs || NULL == statuses) {
+        if (NULL == reqs || NULL == sides || NULL == statuses) {
             return transport_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
         }
     }
-    /* Receives first, so a peer's send finds its match posted. */
     for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) {
         if (0 != recvs[i].count) {
-            rc = post(t, x, &recvs[i], false, &reqs[nreqs], &msgs[nreqs]);
-            nreqs += OMPI_SUCCESS == rc;
+            rc = resolve(t, x, &recvs[i], false, &sides[n]);
+            n += OMPI_SUCCESS == rc;
         }
     }
-    nrecv_reqs = nreqs;
+    const int nrecv_sides = n;
     for (int i = 0; i < nsends && OMPI_SUCCESS == rc; ++i) {
         if (0 != sends[i].count) {
-            rc = post(t, x, &sends[i], true, &reqs[nreqs], &msgs[nreqs]);
-            nreqs += OMPI_SUCCESS == rc;
+            rc = resolve(t, x, &sends[i], true, &sides[n]);
+            n += OMPI_SUCCESS == rc;
         }
     }
-    if (OMPI_SUCCESS == rc) {
-        rc = ompi_request_wait_all((size_t) nreqs, reqs, statuses);
-        for (int i = 0; i < nrecv_reqs && OMPI_SUCCESS == rc; ++i) {
-            check_received(t, &msgs[i], &statuses[i]);
+    if (OMPI_SUCCESS != rc) {
+        for (int i = 0; i < n; ++i) {
+            pml_message_release(&sides[i].m);
         }
-    } else {
-        /* A post failed: withdraw the posted receives, whose buffers the caller may free once it has the
-         * error, and let the posted sends complete on their own. */
-        for (int i = 0; i < nreqs; ++i) {
-            if (i < nrecv_reqs) {
-                ompi_request_cancel(reqs[i]);
-                ompi_request_wait(&reqs[i], MPI_STATUS_IGNORE);
-            } else {
-                ompi_request_free(&reqs[i]);
-            }
-        }
+        return transport_failed(t, rc);
     }
-    for (int i = 0; i < nreqs; ++i) {
-        pml_message_release(&msgs[i]);
-    }
-    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
+    return exchange_sides(t, sides, nrecv_sides, n, reqs, statuses);
 }
 
 /* ---- compiled schedules ---- */
 
-/* A message of a compiled exchange: what pml_message and comm_rank_of make of it, but the buffer's address. */
-static void plan_side(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send,
-                      mca_coll_hdring_pml_planned_t *side)
+/* A message of a compiled exchange: what resolve makes of it but the buffer's address. */
+static void plan_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send,
+                         mca_coll_hdring_pml_planned_t *planned)
 {
-    side->peer = NULL == t->rank_of ? msg->peer : t->rank_of[msg->peer];
-    side->buf = msg->at.buf;
-    side->at = (ptrdiff_t) msg->at.off * t->extent;
-    side->n = (int) msg->count;
-    side->same_bytes = is_send && NULL != t->same_bytes.buf && HDRING_BUF_OUT == msg->at.buf &&
-                       t->same_bytes.off == msg->at.off && t->same_bytes.count == msg->count;
+    planned->peer = NULL == t->rank_of ? msg->peer : t->rank_of[msg->peer];
+    planned->buf = msg->at.buf;
+    planned->at = (ptrdiff_t) msg->at.off * t->extent;
+    planned->n = (int) msg->count;
+    planned->same_bytes = is_send && NULL != t->same_bytes.buf && HDRING_BUF_OUT == msg->at.buf &&
+                          t->same_bytes.off == msg->at.off && t->same_bytes.count == msg->count;
 }
 
-void mca_coll_hdring_pml_compile(const mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
-                                 mca_coll_hdring_pml_step_t *program)
+/* Room in *array (of *cap items of `item` bytes) for n. */
+static bool room(void **array, size_t *cap, size_t n, size_t item)
 {
+    if (n <= *cap) {
+        return true;
+    }
+    void *grown = realloc(*array, n * item);
+    if (NULL == grown) {
+        return false;
+    }
+    *array = grown;
+    *cap = n;
+    return true;
+}
+
+bool mca_coll_hdring_pml_compile(const mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
+                                 mca_coll_hdring_pml_program_t *program)
+{
+    if (!room((void **) &program->direct, &program->steps_cap, s->nsteps, sizeof(*program->direct)) ||
+        !room((void **) &program->msgs, &program->msgs_cap, s->nmsgs, sizeof(*program->msgs))) {
+        return false;
+    }
     for (size_t i = 0; i < s->nsteps; ++i) {
         const hdring_step_t *st = &s->steps[i];
         const hdring_msg_t *msgs = &s->msgs[st->first];
-        mca_coll_hdring_pml_step_t *c = &program[i];
-        /* a schedule's messages are never empty; longer ones than max_message need a derived datatype */
-        c->direct = HDRING_STEP_EXCHANGE == st->kind && st->nsends <= 1 && st->nrecvs <= 1;
-        for (int k = 0; k < st->nsends + st->nrecvs && c->direct; ++k) {
-            c->direct = msgs[k].count <= t->max_message;
+        /* exchanges that need no memory (HDRING_EXCHANGE_STACK messages) and no derived datatype (a schedule's
+         * messages are never empty) */
+        bool direct = HDRING_STEP_EXCHANGE == st->kind && st->nsends + st->nrecvs <= HDRING_EXCHANGE_STACK;
+        for (int k = 0; k < st->nsends + st->nrecvs && direct; ++k) {
+            direct = msgs[k].count <= t->max_message;
+            plan_message(t, &msgs[k], k < st->nsends, &program->msgs[st->first + (size_t) k]);
         }
-        c->send.peer = c->recv.peer = -1;
-        if (c->direct && 1 == st->nsends) {
-            plan_side(t, &msgs[0], true, &c->send);
-        }
-        if (c->direct && 1 == st->nrecvs) {
-            plan_side(t, &msgs[st->nsends], false, &c->recv);
-        }
+        program->direct[i] = direct;
     }
+    return true;
 }
 
-/* A planned message for the PML, on this call's buffers. */
+void mca_coll_hdring_pml_program_free(mca_coll_hdring_pml_program_t *program)
+{
+    free(program->direct);
+    free(program->msgs);
+    *program = (mca_coll_hdring_pml_program_t) {0};
+}
+
+/* A planned message on this call's buffers. */
 static inline __opal_attribute_always_inline__ void planned_side(const mca_coll_hdring_pml_t *t,
                                                                  const mca_coll_hdring_pml_planned_t *p,
                                                                  pml_side_t *side)
@@ -332,26 +383,43 @@ static inline __opal_attribute_always_inline__ void planned_side(const mca_coll_
     }
 }
 
+/* A compiled exchange: sends planned[0 .. nsends), receives planned[nsends .. nsends + nrecvs). */
+static int compiled_exchange(mca_coll_hdring_pml_t *t, const mca_coll_hdring_pml_planned_t *planned, int nsends,
+                             int nrecvs)
+{
+    pml_side_t sides[HDRING_EXCHANGE_STACK];
+    ompi_request_t *reqs[HDRING_EXCHANGE_STACK];
+    ompi_status_public_t statuses[HDRING_EXCHANGE_STACK];
+
+    if (nsends <= 1 && nrecvs <= 1) {
+        if (1 == nsends) {
+            planned_side(t, &planned[0], &sides[0]);
+        }
+        if (1 == nrecvs) {
+            planned_side(t, &planned[nsends], &sides[1]);
+        }
+        return exchange_pair(t, 1 == nsends ? &sides[0] : NULL, 1 == nrecvs ? &sides[1] : NULL);
+    }
+    for (int i = 0; i < nrecvs; ++i) { /* receives first */
+        planned_side(t, &planned[nsends + i], &sides[i]);
+    }
+    for (int i = 0; i < nsends; ++i) {
+        planned_side(t, &planned[i], &sides[nrecvs + i]);
+    }
+    return exchange_sides(t, sides, nrecvs, nsends + nrecvs, reqs, statuses);
+}
+
 int mca_coll_hdring_pml_replay(mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
-                               const mca_coll_hdring_pml_step_t *program)
+                               const mca_coll_hdring_pml_program_t *program)
 {
     hdring_req_t live[HDRING_MAX_INFLIGHT];
     int rc = HDRING_OK;
 
     for (size_t i = 0; i < s->nsteps && HDRING_OK == rc; ++i) {
-        const mca_coll_hdring_pml_step_t *c = &program[i];
-        if (!c->direct || t->poisoned) {
-            rc = hdring_schedule_step(&t->xport, s, i, live);
-            continue;
-        }
-        pml_side_t send, recv;
-        if (c->send.peer >= 0) {
-            planned_side(t, &c->send, &send);
-        }
-        if (c->recv.peer >= 0) {
-            planned_side(t, &c->recv, &recv);
-        }
-        rc = exchange_pair(t, c->send.peer >= 0 ? &send : NULL, c->recv.peer >= 0 ? &recv : NULL);
+        const hdring_step_t *st = &s->steps[i];
+        rc = program->direct[i] && !t->poisoned
+                 ? compiled_exchange(t, &program->msgs[st->first], st->nsends, st->nrecvs)
+                 : hdring_schedule_step(&t->xport, s, i, live);
     }
     return rc;
 }
