@@ -206,6 +206,22 @@ typedef struct mca_coll_hdring_key {
     const void *in, *out;
 } mca_coll_hdring_key_t;
 
+/* The key of a reduction of `count` elements per rank or block (allreduce, reduce_scatter_block). */
+static inline mca_coll_hdring_key_t mca_coll_hdring_reduction_key(size_t count, struct ompi_datatype_t *dtype,
+                                                                  struct ompi_op_t *op, const void *sbuf,
+                                                                  void *rbuf)
+{
+    const mca_coll_hdring_key_t key = {
+        .count = {count, 0},
+        .dtype = {dtype, NULL},
+        .op = op,
+        .in_place = MPI_IN_PLACE == sbuf,
+        .in = MPI_IN_PLACE == sbuf ? rbuf : sbuf,
+        .out = rbuf,
+    };
+    return key;
+}
+
 /* A collective's previous call, kept so that a call that repeats it goes straight to its recorded schedule
  * (coll_hdring_repeat.c). */
 typedef struct mca_coll_hdring_repeat {

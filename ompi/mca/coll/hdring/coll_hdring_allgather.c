@@ -1,7 +1,8 @@
 /*
  * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
  *
- * coll/hdring MPI_Allgather: decide, then run the algorithm over the PML or hand the call to the fallback.
+ * coll/hdring MPI_Allgather: decide, then run the algorithm over the PML or hand the call to the fallback; a
+ * call that repeats the previous one replays its schedule at once (coll_hdring_repeat.c).
  * The algorithms work on the receive buffer and type only: this rank's contribution is first copied into its
  * block (unless MPI_IN_PLACE already put it there), converting from the send type. Sends of exactly that
  * block read the send buffer instead (mca_coll_hdring_pml_same_bytes).

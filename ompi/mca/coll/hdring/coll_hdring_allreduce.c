@@ -1,7 +1,8 @@
 /*
  * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
  *
- * coll/hdring MPI_Allreduce: decide, then run the algorithm over the PML or hand the call to the fallback.
+ * coll/hdring MPI_Allreduce: decide, then run the algorithm over the PML or hand the call to the fallback; a
+ * call that repeats the previous one replays its schedule at once (coll_hdring_repeat.c).
  */
 #include "ompi_config.h"
 
@@ -16,14 +17,7 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
                               mca_coll_base_module_t *module)
 {
     mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
-    const mca_coll_hdring_key_t key = {
-        .count = {(size_t) count, 0},
-        .dtype = {dtype, NULL},
-        .op = op,
-        .in_place = MPI_IN_PLACE == sbuf,
-        .in = MPI_IN_PLACE == sbuf ? rbuf : sbuf,
-        .out = rbuf,
-    };
+    const mca_coll_hdring_key_t key = mca_coll_hdring_reduction_key((size_t) count, dtype, op, sbuf, rbuf);
     mca_coll_hdring_pml_t *repeat = mca_coll_hdring_repeat_find(m, MCA_COLL_HDRING_ALLREDUCE, &key);
     if (NULL != repeat) {
         return mca_coll_hdring_repeat_run(m, MCA_COLL_HDRING_ALLREDUCE, repeat);

@@ -2,7 +2,8 @@
  * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
  *
  * coll/hdring MPI_Bcast: decide, then run the algorithm over the PML (ranks rotated so the root is algorithm
- * rank 0) or hand the call to the fallback.
+ * rank 0) or hand the call to the fallback; a call that repeats the previous one (and needs no packing) replays
+ * its schedule at once (coll_hdring_repeat.c).
  *
  * Ranks may describe the message with different (count, datatype) pairs of the same type signature, so the
  * scatter and pipelined algorithms, which cut the message into pieces, work on its bytes: in place when the

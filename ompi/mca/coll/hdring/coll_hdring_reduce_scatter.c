@@ -3,7 +3,8 @@
  *
  * coll/hdring MPI_Reduce_scatter and MPI_Reduce_scatter_block: decide, then run the algorithm over the PML or
  * hand the call to the fallback. Block b of the vector (recvcounts[b] elements) goes to rank b; with
- * MPI_IN_PLACE the vector is in recvbuf and the result lands at its start.
+ * MPI_IN_PLACE the vector is in recvbuf and the result lands at its start. A reduce_scatter_block that repeats
+ * the previous one replays its schedule at once (coll_hdring_repeat.c).
  */
 #include "ompi_config.h"
 
@@ -89,14 +90,7 @@ int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcoun
                                          mca_coll_base_module_t *module)
 {
     mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
-    const mca_coll_hdring_key_t key = {
-        .count = {(size_t) rcount, 0},
-        .dtype = {dtype, NULL},
-        .op = op,
-        .in_place = MPI_IN_PLACE == sbuf,
-        .in = MPI_IN_PLACE == sbuf ? rbuf : sbuf,
-        .out = rbuf,
-    };
+    const mca_coll_hdring_key_t key = mca_coll_hdring_reduction_key((size_t) rcount, dtype, op, sbuf, rbuf);
     mca_coll_hdring_pml_t *repeat = mca_coll_hdring_repeat_find(m, MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK, &key);
     if (NULL != repeat) {
         return mca_coll_hdring_repeat_run(m, MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK, repeat);
