@@ -13,8 +13,9 @@
  *
  *   hdring_check [--coll LIST] [--alg LIST] [--counts LIST] [--types LIST] [--quick]   correctness matrix
  *                [--repeat N]            each case N times in a row, new buffers and data each time (calls that
- *                                        repeat the one before take hdring's repeat path), and datatypes freed
- *                                        and created again between repeated bcasts
+ *                                        repeat the one before take hdring's repeat path); datatypes freed and
+ *                                        created again between repeated bcasts; other calls and freed user ops
+ *                                        between repeated allreduces
  *   hdring_check --repro [--alg ...]     floating-point results: identical on all ranks and run after run
  *   hdring_check --large [--alg ...]     vectors of more than 2^31 bytes (allreduce, allgather, bcast,
  *                                        reduce_scatter_block)
@@ -353,27 +354,40 @@ static void check_range(ctx_t *c, const kind_t *k, size_t count, bool in_place, 
     }
 }
 
-/* Buffers start buffer_shift bytes further into their allocation than the one before would: --repeat moves it
- * from one repetition to the next, so a repeated call never finds the previous call's buffers at its addresses. */
-#define BUFFER_ALIGN 64
-static size_t buffer_shift;
-
 static void *xmalloc(size_t bytes)
 {
-    char *p = malloc(BUFFER_ALIGN + buffer_shift + bytes);
+    void *p = malloc(bytes ? bytes : 1);
     if (NULL == p) {
         fprintf(stderr, "hdring_check: out of memory (%zu bytes)\n", bytes);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    char *buf = p + BUFFER_ALIGN + buffer_shift;
-    ((char **) buf)[-1] = p;
-    return buf;
+    return p;
 }
+
+/* While a case repeats (--repeat), its buffers are freed only when its repetitions are over (free_deferred), so
+ * that every repeated call has buffers at addresses of its own, never the previous call's. */
+#define MAX_DEFERRED 256
+static bool repeating;
+static void *deferred[MAX_DEFERRED];
+static int ndeferred;
 
 static void xfree(void *buf)
 {
-    if (NULL != buf) {
-        free(((char **) buf)[-1]);
+    if (!repeating) {
+        free(buf);
+    } else if (ndeferred < MAX_DEFERRED) {
+        deferred[ndeferred++] = buf;
+    } else {
+        fprintf(stderr, "hdring_check: more than %d buffers in one repeated case\n", MAX_DEFERRED);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+}
+
+static void free_deferred(void)
+{
+    repeating = false;
+    while (ndeferred > 0) {
+        free(deferred[--ndeferred]);
     }
 }
 
@@ -622,11 +636,11 @@ typedef struct options {
 /* Runs `call` o->repeat times in a row, its buffers at other addresses each time. */
 #define REPEATED(o, call)                                                                                          \
     do {                                                                                                           \
+        repeating = (o)->repeat > 1;                                                                               \
         for (int rep_ = 0; rep_ < (o)->repeat; ++rep_) {                                                           \
-            buffer_shift = (size_t) rep_ * BUFFER_ALIGN;                                                           \
             call;                                                                                                  \
         }                                                                                                          \
-        buffer_shift = 0;                                                                                          \
+        free_deferred();                                                                                           \
     } while (0)
 
 /* "env,auto," and the algorithms of a collective as hdring's MCA enum lists them (just "env,auto" without
@@ -795,9 +809,10 @@ static void force(const char *coll, const char *alg)
 }
 
 /* Bcasts of 37 elements of a datatype, o->repeat in a row, then the datatype freed and one of the same size and
- * another layout created (two ints, contiguous or with an int's gap between them), likely at the freed one's
- * address: repeated calls must follow the new layout, and leave its gaps alone (an algorithm that cuts the
- * message packs the gapped layout, and sends the contiguous one as it is). */
+ * another layout created (two ints, contiguous or with an int's gap between them): repeated calls must follow
+ * the new layout and leave its gaps alone (an algorithm that cuts the message packs the gapped layout, and sends
+ * the contiguous one as it is). Open MPI gives a new datatype the address of the one freed last (seen), so
+ * hdring, which keeps the previous call's datatype, must hold it for as long as it does. */
 static void run_retyped(ctx_t *c, const options_t *o)
 {
     const size_t count = 37;
@@ -819,8 +834,8 @@ static void run_retyped(ctx_t *c, const options_t *o)
             MPI_Type_contiguous(2, MPI_INT, &type);
         }
         MPI_Type_commit(&type);
+        repeating = true;
         for (int rep = 0; rep < o->repeat; ++rep) {
-            buffer_shift = (size_t) rep * BUFFER_ALIGN;
             int *buf = xmalloc(ints * sizeof(int));
             for (size_t i = 0; i < ints; ++i) {
                 buf[i] = 0 == c->rank ? (int) mix((uint32_t) round, (uint32_t) rep, (uint32_t) i) : -1;
@@ -832,7 +847,8 @@ static void run_retyped(ctx_t *c, const options_t *o)
                 if (buf[i] != want) {
                     ++c->failures;
                     printf("FAIL bcast alg=%s np=%d comm=dup count=%zu type=%s round=%d call=%d rank=%d int=%zu: "
-                           "got %d expected %d\n", c->alg, c->size, count, gapped ? "vector(2,1,2,int)" : "contiguous(2,int)",
+                           "got %d expected %d\n",
+                           c->alg, c->size, count, gapped ? "vector(2,1,2,int)" : "contiguous(2,int)",
                            round, rep, c->rank, i, buf[i], want);
                     fflush(stdout);
                     break;
@@ -841,9 +857,97 @@ static void run_retyped(ctx_t *c, const options_t *o)
             ++c->cases;
             xfree(buf);
         }
+        free_deferred();
         MPI_Type_free(&type);
     }
-    buffer_shift = 0;
+    MPI_Comm_free(&c->comm);
+}
+
+/* inoutvec = invec (op) inoutvec on ints: a sum and a max, for user operations created and freed in turn */
+static void int_sum_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void) dt;
+    for (int i = 0; i < *len; ++i) {
+        ((int *) inout)[i] += ((const int *) in)[i];
+    }
+}
+
+static void int_max_fn(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void) dt;
+    for (int i = 0; i < *len; ++i) {
+        const int a = ((const int *) in)[i], b = ((int *) inout)[i];
+        ((int *) inout)[i] = a > b ? a : b;
+    }
+}
+
+/* Rank r's value at index i: (r + 1) (i mod 1000 + 1), so a sum over p ranks is p (p + 1) / 2 (i mod 1000 + 1)
+ * and a max p (i mod 1000 + 1). */
+static int interleaved_value(int rank, size_t i) { return (rank + 1) * (int) (i % 1000 + 1); }
+
+/* One reduction of ints checked: an allreduce of n (block 0), or a reduce_scatter_block of n per rank. */
+static void interleaved_case(ctx_t *c, bool scatter, size_t n, MPI_Op op, bool max, const char *what)
+{
+    const size_t total = scatter ? n * (size_t) c->size : n;
+    int *in = xmalloc(total * sizeof(int)), *out = xmalloc(n * sizeof(int));
+    for (size_t i = 0; i < total; ++i) {
+        in[i] = interleaved_value(c->rank, i);
+    }
+    if (scatter) {
+        MPI_Reduce_scatter_block(in, out, (int) n, MPI_INT, op, c->comm);
+    } else {
+        MPI_Allreduce(in, out, (int) n, MPI_INT, op, c->comm);
+    }
+    const size_t first = scatter ? (size_t) c->rank * n : 0;
+    for (size_t i = 0; i < n; ++i) {
+        const int unit = (int) ((first + i) % 1000 + 1);
+        const int want = max ? c->size * unit : c->size * (c->size + 1) / 2 * unit;
+        if (out[i] != want) {
+            ++c->failures;
+            printf("FAIL %s np=%d comm=dup count=%zu rank=%d index=%zu: got %d expected %d\n", what, c->size, n,
+                   c->rank, i, out[i], want);
+            fflush(stdout);
+            break;
+        }
+    }
+    ++c->cases;
+    xfree(in);
+    xfree(out);
+}
+
+/* Repeated reductions with other calls between them, auto: an allreduce o->repeat times in a row (kept for
+ * hdring's repeat path), a reduce_scatter_block of a vector larger each round (its scratch replaces the
+ * module's, likely elsewhere), the allreduce again (its scratch found in the new place); then allreduces with a
+ * user operation freed and another created between repeated calls (a sum, then a max, in turn). */
+static void run_interleaved(ctx_t *c, const options_t *o)
+{
+    c->coll = "allreduce";
+    c->alg = "auto";
+    c->comm_name = "dup";
+    starting(c, "allreduce alg=auto comm=dup, repeated with other calls and freed operations between");
+    MPI_Comm_dup(MPI_COMM_WORLD, &c->comm);
+    MPI_Comm_rank(c->comm, &c->rank);
+    MPI_Comm_size(c->comm, &c->size);
+    for (int round = 0; round < 4; ++round) {
+        repeating = true;
+        for (int rep = 0; rep < o->repeat; ++rep) {
+            interleaved_case(c, false, 1000, MPI_SUM, false, "allreduce (repeated)");
+        }
+        interleaved_case(c, true, (size_t) 20000 << round, MPI_SUM, false, "reduce_scatter_block (between)");
+        interleaved_case(c, false, 1000, MPI_SUM, false, "allreduce (after)");
+        free_deferred();
+    }
+    for (int round = 0; round < 6; ++round) {
+        const bool max = 1 == round % 2;
+        MPI_Op op;
+        MPI_Op_create(max ? int_max_fn : int_sum_fn, 1, &op);
+        repeating = true;
+        for (int rep = 0; rep < o->repeat; ++rep) {
+            interleaved_case(c, false, 1000, op, max, max ? "allreduce (user max)" : "allreduce (user sum)");
+        }
+        free_deferred();
+        MPI_Op_free(&op);
+    }
     MPI_Comm_free(&c->comm);
 }
 
@@ -1173,6 +1277,9 @@ int main(int argc, char **argv)
         run_large(&c, &o);
     } else {
         run_matrix(&c, &o);
+        if (o.repeat > 1 && (NULL == o.colls || util_listed(o.colls, "allreduce"))) {
+            run_interleaved(&c, &o);
+        }
     }
 
     const long failures = util_sum(MPI_COMM_WORLD, c.failures);

@@ -314,12 +314,14 @@ suite_matrix() {
         done
     done
     # Calls that repeat the previous call's arguments (coll_hdring_repeat.c): every case three times in a row, each
-    # time with new buffers and data, its schedule recorded at the first call (replay_calls 1) or the second (2),
-    # and for bcast datatypes freed and created again between repeated calls.
+    # time with new buffers and data, its schedule recorded at the first call (replay_calls 1) or the second (2);
+    # datatypes freed and created again between repeated bcasts; other calls (whose scratch replaces the module's)
+    # and freed user operations between repeated allreduces.
     for np in 3 4 5; do
         for replay in 1 2; do
-            check "every collective and algorithm, each case 3 times in a row (repeat path), replay_calls $replay, np=$np" \
-                "$np" --mca coll_hdring_replay_calls "$replay" "$HDRING_TESTBIN/hdring_check" --repeat 3 --quick
+            local what="each case 3 times in a row (repeat path), replay_calls $replay, np=$np"
+            check "every collective and algorithm, $what" "$np" --mca coll_hdring_replay_calls "$replay" \
+                "$HDRING_TESTBIN/hdring_check" --repeat 3 --quick
         done
     done
     # coll/self (priority 75) serves size-1 communicators unless excluded; then hdring does.

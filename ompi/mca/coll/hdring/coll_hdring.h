@@ -140,8 +140,9 @@ typedef struct mca_coll_hdring_plan {
     mca_coll_hdring_choice_t last;
 } mca_coll_hdring_plan_t;
 
-/* The transport of one call over the PML: its functions below (coll_hdring_transport.c). */
-/* One PML message: n elements of *type at addr (coll_hdring_transport.c). */
+/* ---- the transport's types (its functions: below, and coll_hdring_transport.c) ---- */
+
+/* One PML message: n elements of *type at addr. */
 typedef struct mca_coll_hdring_pml_msg {
     char *addr;
     int n;
@@ -362,9 +363,9 @@ int mca_coll_hdring_pml_replay(mca_coll_hdring_pml_t *t, const hdring_schedule_t
 /* ---- running ---- */
 /* Runs the chosen algorithm on t (coll_hdring_schedule.c): by replaying the module's recorded schedule of this
  * collective when the call repeats the arguments of the calls before it (hdring_schedule.h), directly otherwise.
- * At coll_hdring_verbose >= 2 rank 0 says which. key: the call's (mca_coll_hdring_repeat_find), or NULL when
- * the caller does more than set t's buffers around the run (a bcast that packs): a call that replayed then
- * arms the repeat path for the next. An hdring_ status. */
+ * At coll_hdring_verbose >= 2 rank 0 says which. key: the call's (mca_coll_hdring_repeat_find), with which a
+ * call that replayed arms the repeat path for the next; NULL for calls the repeat path cannot serve (a bcast
+ * that packs around the run, MPI_Reduce_scatter, whose key would be all its counts). An hdring_ status. */
 int mca_coll_hdring_run(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, mca_coll_hdring_coll_t coll,
                         hdring_alg_t alg, const hdring_args_t *args, const mca_coll_hdring_key_t *key);
 

@@ -33,10 +33,11 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
 {
     mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
     const int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
+    const bool in_place = MPI_IN_PLACE == sbuf; /* then MPI ignores the send count and type */
     const mca_coll_hdring_key_t key = {
-        .count = {(size_t) scount, (size_t) rcount},
-        .dtype = {sdtype, rdtype},
-        .in_place = MPI_IN_PLACE == sbuf,
+        .count = {in_place ? 0 : (size_t) scount, (size_t) rcount},
+        .dtype = {in_place ? NULL : sdtype, rdtype},
+        .in_place = in_place,
         .out = rbuf,
     };
     mca_coll_hdring_pml_t *repeat = mca_coll_hdring_repeat_find(m, MCA_COLL_HDRING_ALLGATHER, &key);

@@ -548,9 +548,10 @@ static int hdring_register(void)
                       "'hdring: <coll> np=<p> bytes=<n> alg=<algorithm> (<reason>)', alg=fallback when the call "
                       "is handed to the next component. 2: also, after each call, whether it ran its algorithm "
                       "directly or replayed a recorded schedule (coll_hdring_replay_calls). At 1 and 2 every call "
-                      "decides; at 0 and 3 a call that repeats the previous call's arguments (buffers aside) "
-                      "replays its schedule without deciding again, and at 3 says 'hdring: <coll> repeated the "
-                      "previous call'",
+                      "decides; at 0 and from 3, a call whose arguments (buffers aside) are those of the "
+                      "collective's previous call, when that call replayed its schedule, replays it without "
+                      "deciding again (the repeat path: README, Recorded schedules, says which calls), and from 3 "
+                      "says 'hdring: <coll> repeated the previous call'",
                       MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_5, &cfg->verbose);
     if (OMPI_SUCCESS != rc) {
         return rc;

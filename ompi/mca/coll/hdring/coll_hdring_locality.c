@@ -313,7 +313,7 @@ static int place(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, 
 {
     const int p = ompi_comm_size(comm), me = ompi_comm_rank(comm);
     int *node = malloc((size_t) p * sizeof(*node)), *domain = malloc((size_t) p * sizeof(*domain));
-    int64_t *all = NULL;
+    int64_t *all = NULL; /* the values exchanged, if any */
     int rc = OMPI_SUCCESS, source, cores = 0; /* 0: a core per rank */
 
     if (NULL == node || NULL == domain) {
@@ -362,7 +362,8 @@ static int place(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, 
     if (OMPI_SUCCESS == rc) {
         rc = HDRING_OK == hdring_topo_init(&m->topo, p, node, domain) ? OMPI_SUCCESS : OMPI_ERR_OUT_OF_RESOURCE;
     }
-    if (OMPI_SUCCESS == rc && NULL == all) { /* found without an exchange: no values gathered */
+    const bool exchanged = NULL != all;
+    if (OMPI_SUCCESS == rc && !exchanged) {
         keep_placement(m, comm, cores, source);
     }
     *cores_out = cores;

@@ -5,7 +5,8 @@
  *
  * A module keeps one scratch area between calls (grown on demand, up to coll_hdring_scratch_cache_bytes):
  * allocating and first-touching megabytes per call costs page faults that measurably slow large collectives.
- * Larger needs are allocated for the call and freed after it. Sizes use the datatype's true extent, and the
+ * Larger needs are allocated for the call and freed after it. The cache only grows (a call kept for the repeat
+ * path, coll_hdring_repeat.c, finds its scratch at the same offsets in whatever the cache holds later). Sizes use the datatype's true extent, and the
  * buffer base is shifted by its true lower bound, so element i of any datatype lands inside the allocation.
  */
 #include "ompi_config.h"
@@ -36,10 +37,14 @@ int mca_coll_hdring_scratch_acquire(mca_coll_hdring_module_t *m, mca_coll_hdring
         return OMPI_SUCCESS;
     }
     if (total <= m->config.scratch_cache_bytes) {
-        if (m->scratch.bytes < total) {
+        if (m->scratch.bytes < total) { /* the old one kept if there is no memory: the cache never shrinks */
+            mem = malloc(total);
+            if (NULL == mem) {
+                return OMPI_ERR_OUT_OF_RESOURCE;
+            }
             free(m->scratch.mem);
-            m->scratch.mem = malloc(total);
-            m->scratch.bytes = NULL == m->scratch.mem ? 0 : total;
+            m->scratch.mem = mem;
+            m->scratch.bytes = total;
         }
         mem = m->scratch.mem;
     } else {

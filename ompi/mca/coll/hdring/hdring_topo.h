@@ -41,7 +41,7 @@ typedef struct hdring_topo {
 /* From node[r] and domain[r] (domain may be NULL: one domain per node). HDRING_ERR_NOMEM on failure. */
 int hdring_topo_init(hdring_topo_t *t, int p, const int *node, const int *domain);
 void hdring_topo_free(hdring_topo_t *t);
-/* dst = a copy of src, with arrays of its own: HDRING_OK, or HDRING_ERR_NOMEM (dst then empty). */
+/* dst = a copy of src, with arrays of its own: HDRING_OK, or HDRING_ERR_NOMEM (dst's arrays then NULL). */
 int hdring_topo_copy(hdring_topo_t *dst, const hdring_topo_t *src);
 
 /* The shape of one node holding all p ranks. */
