@@ -6,10 +6,11 @@
  * Files: coll_hdring_component.c (registration, MCA parameters), coll_hdring_module.c (query, enable,
  * fallback), coll_hdring_decision.c (which algorithm, and why), coll_hdring_agreement.c (every rank decides
  * from the same parameters), coll_hdring_locality.c (where ranks sit), coll_hdring_transport.c (the kernels'
- * transport over the PML), coll_hdring_scratch.c (per-module scratch cache), coll_hdring_schedule.c (running the
- * chosen algorithm, or replaying its recorded schedule), coll_hdring_repeat.c (calls that repeat the previous
- * one), one file per collective, and the MPI-free layer hdring_*.[ch] (patterns, kernels, algorithms,
- * schedules).
+ * transport over the PML; coll_hdring_pml_exchange.h its exchanges, shared with coll_hdring_compiled.c, the
+ * schedules compiled for it), coll_hdring_scratch.c (per-module scratch cache), coll_hdring_schedule.c
+ * (running the chosen algorithm, or replaying its recorded schedule), coll_hdring_repeat.c (calls that repeat
+ * the previous one), one file per collective, and the MPI-free layer hdring_*.[ch] (patterns, kernels,
+ * algorithms, schedules).
  */
 #ifndef MCA_COLL_HDRING_H
 #define MCA_COLL_HDRING_H

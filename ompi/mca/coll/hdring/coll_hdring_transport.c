@@ -18,7 +18,7 @@
 #include "ompi/op/op.h"
 #include "ompi/request/request.h"
 
-#include "coll_hdring.h"
+#include "coll_hdring_pml_exchange.h"
 
 _Static_assert(HDRING_MAX_INFLIGHT <= 32, "the slots of messages in flight are the bits of a uint32_t");
 
@@ -33,19 +33,11 @@ static int comm_rank_of(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x,
     return NULL == t->rank_of ? rank : t->rank_of[rank];
 }
 
-static int transport_failed(mca_coll_hdring_pml_t *t, int ompi_error)
-{
-    t->error = ompi_error;
-    return HDRING_ERR_TRANSPORT;
-}
-
 /* A message goes to the PML as one message of n elements of *type: the datatype itself up to
  * t->max_message elements; beyond, count 1 of a derived type made of whole runs of max_message elements and
  * the rest. A message is thus never cut in pieces whose boundaries would depend on how this rank describes
- * its data: peers describing the same bytes with other (count, datatype) pairs still match. */
-typedef mca_coll_hdring_pml_msg_t pml_message_t;
-
-/* A message of more than t->max_message elements at addr. */
+ * its data: peers describing the same bytes with other (count, datatype) pairs still match. Here: the derived
+ * type of a message of more than t->max_message elements. */
 static int __opal_attribute_noinline__ derived_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg,
                                                        pml_message_t *out)
 {
@@ -98,94 +90,17 @@ static inline __opal_attribute_always_inline__ int pml_message(const mca_coll_hd
     return OPAL_LIKELY(msg->count <= t->max_message) ? OMPI_SUCCESS : derived_message(t, msg, out);
 }
 
-/* A receive that found an empty message where it expected data: the sender was poisoned (pml_poison). Every
- * receive passes here; the type's size is looked up only for an empty one. */
-static void check_received(mca_coll_hdring_pml_t *t, const pml_message_t *m, const ompi_status_public_t *status)
+void mca_coll_hdring_pml_empty_received(mca_coll_hdring_pml_t *t, const pml_message_t *m)
 {
     size_t type_size;
-    if (0 != status->_ucount || 0 == m->n) {
-        return;
-    }
     ompi_datatype_type_size(m->type, &type_size);
     if (0 != type_size) {
         mca_coll_hdring_pml_poison(t, OMPI_ERROR);
     }
 }
 
-/* Once the PML is done with the message. */
-static void pml_message_release(pml_message_t *m)
-{
-    if (m->derived) {
-        ompi_datatype_destroy(&m->type);
-    }
-}
-
-static int post(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg, bool is_send,
-                ompi_request_t **req, pml_message_t *m)
-{
-    int rc = pml_message(t, x, msg, is_send, m);
-    if (OMPI_SUCCESS != rc) {
-        return rc;
-    }
-    const int peer = comm_rank_of(t, x, msg->peer);
-    rc = is_send ? MCA_PML_CALL(isend(m->addr, m->n, m->type, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm, req))
-                 : MCA_PML_CALL(irecv(m->addr, m->n, m->type, peer, t->tag, t->comm, req));
-    if (OMPI_SUCCESS != rc) {
-        pml_message_release(m);
-    }
-    return rc;
-}
-
-/* One message of an exchange as the PML takes it: its description and the communicator rank at the other end. */
-typedef struct pml_side {
-    pml_message_t m;
-    int peer;
-} pml_side_t;
-
-/* One message, or one send and one receive (NULL: none): most exchanges of every algorithm. Blocking calls cost
- * far less per call than posting both and waiting on the array. For the pair, the receive is posted first and
- * the send blocks (as Open MPI's own sendrecv does): the peer's message, large ones included, then finds its
- * match waiting instead of going through the unexpected queue, which measured 13-18% slower for 1-4 MiB
- * exchanges over shared memory. Releases both messages. */
-static inline __opal_attribute_always_inline__ int exchange_pair(mca_coll_hdring_pml_t *t, pml_side_t *send,
-                                                                 pml_side_t *recv)
-{
-    ompi_request_t *req;
-    ompi_status_public_t status;
-    int rc = OMPI_SUCCESS;
-
-    if (NULL != recv) {
-        pml_message_t *r = &recv->m;
-        rc = NULL == send ? MCA_PML_CALL(recv(r->addr, r->n, r->type, recv->peer, t->tag, t->comm, &status))
-                          : MCA_PML_CALL(irecv(r->addr, r->n, r->type, recv->peer, t->tag, t->comm, &req));
-    }
-    if (NULL != send && OMPI_SUCCESS == rc) {
-        const pml_message_t *m = &send->m;
-        rc = MCA_PML_CALL(send(m->addr, m->n, m->type, send->peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm));
-        if (NULL != recv) {
-            if (OMPI_SUCCESS != rc) { /* withdraw the receive: the caller may free its buffer */
-                ompi_request_cancel(req);
-            }
-            const int recv_rc = ompi_request_wait(&req, &status);
-            rc = OMPI_SUCCESS != rc ? rc : recv_rc;
-        }
-    }
-    if (NULL != recv && OMPI_SUCCESS == rc) {
-        check_received(t, &recv->m, &status);
-    }
-    if (NULL != send) {
-        pml_message_release(&send->m);
-    }
-    if (NULL != recv) {
-        pml_message_release(&recv->m);
-    }
-    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
-}
-
-/* Receives first, so a peer's send finds its match posted, then sends, then a wait for all: sides[0 .. nrecvs)
- * are the receives, sides[nrecvs .. n) the sends; reqs and statuses have room for n. Releases every message. */
-static int exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n, ompi_request_t **reqs,
-                          ompi_status_public_t *statuses)
+int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
+                                       ompi_request_t **reqs, ompi_status_public_t *statuses)
 {
     int nreqs = 0, rc = OMPI_SUCCESS;
 
@@ -200,7 +115,7 @@ static int exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecv
     if (OMPI_SUCCESS == rc) {
         rc = ompi_request_wait_all((size_t) n, reqs, statuses);
         for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) {
-            check_received(t, &sides[i].m, &statuses[i]);
+            mca_coll_hdring_pml_check_received(t, &sides[i].m, &statuses[i]);
         }
     } else {
         /* A post failed: withdraw the posted receives, whose buffers the caller may free once it has the
@@ -215,9 +130,25 @@ static int exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecv
         }
     }
     for (int i = 0; i < n; ++i) {
-        pml_message_release(&sides[i].m);
+        mca_coll_hdring_pml_release(&sides[i].m);
     }
-    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
+    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
+}
+
+static int post(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg, bool is_send,
+                ompi_request_t **req, pml_message_t *m)
+{
+    int rc = pml_message(t, x, msg, is_send, m);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    const int peer = comm_rank_of(t, x, msg->peer);
+    rc = is_send ? MCA_PML_CALL(isend(m->addr, m->n, m->type, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm, req))
+                 : MCA_PML_CALL(irecv(m->addr, m->n, m->type, peer, t->tag, t->comm, req));
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_hdring_pml_release(m);
+    }
+    return rc;
 }
 
 /* A message of an exchange as the PML takes it. */
@@ -240,13 +171,13 @@ static inline __opal_attribute_always_inline__ int exchange_simple(mca_coll_hdri
     if (NULL != recv && OMPI_SUCCESS == rc) {
         rc = resolve(t, x, recv, false, &r);
         if (OMPI_SUCCESS != rc && NULL != send) {
-            pml_message_release(&s.m);
+            mca_coll_hdring_pml_release(&s.m);
         }
     }
     if (OMPI_SUCCESS != rc) {
-        return transport_failed(t, rc);
+        return mca_coll_hdring_pml_failed(t, rc);
     }
-    return exchange_pair(t, NULL == send ? NULL : &s, NULL == recv ? NULL : &r);
+    return mca_coll_hdring_pml_exchange_pair(t, NULL == send ? NULL : &s, NULL == recv ? NULL : &r);
 }
 
 static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
@@ -282,7 +213,7 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
         sides = hdring_take(x, (size_t) nonempty, sizeof(*sides));
         statuses = hdring_take(x, (size_t) nonempty, sizeof(*statuses));
         if (NULL == reqs || NULL == sides || NULL == statuses) {
-            return transport_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
+            return mca_coll_hdring_pml_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
         }
     }
     for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) {
@@ -300,128 +231,11 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
     }
     if (OMPI_SUCCESS != rc) {
         for (int i = 0; i < n; ++i) {
-            pml_message_release(&sides[i].m);
+            mca_coll_hdring_pml_release(&sides[i].m);
         }
-        return transport_failed(t, rc);
+        return mca_coll_hdring_pml_failed(t, rc);
     }
-    return exchange_sides(t, sides, nrecv_sides, n, reqs, statuses);
-}
-
-/* ---- compiled schedules ---- */
-
-/* A message of a compiled exchange: what resolve makes of it but the buffer's address. */
-static void plan_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send,
-                         mca_coll_hdring_pml_planned_t *planned)
-{
-    planned->peer = NULL == t->rank_of ? msg->peer : t->rank_of[msg->peer];
-    planned->buf = msg->at.buf;
-    planned->at = (ptrdiff_t) msg->at.off * t->extent;
-    planned->n = (int) msg->count;
-    planned->same_bytes = is_send && NULL != t->same_bytes.buf && HDRING_BUF_OUT == msg->at.buf &&
-                          t->same_bytes.off == msg->at.off && t->same_bytes.count == msg->count;
-}
-
-/* Room in *array (of *cap items of `item` bytes) for n. */
-static bool room(void **array, size_t *cap, size_t n, size_t item)
-{
-    if (n <= *cap) {
-        return true;
-    }
-    void *grown = realloc(*array, n * item);
-    if (NULL == grown) {
-        return false;
-    }
-    *array = grown;
-    *cap = n;
-    return true;
-}
-
-bool mca_coll_hdring_pml_compile(const mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
-                                 mca_coll_hdring_pml_program_t *program)
-{
-    if (!room((void **) &program->direct, &program->steps_cap, s->nsteps, sizeof(*program->direct)) ||
-        !room((void **) &program->msgs, &program->msgs_cap, s->nmsgs, sizeof(*program->msgs))) {
-        return false;
-    }
-    for (size_t i = 0; i < s->nsteps; ++i) {
-        const hdring_step_t *st = &s->steps[i];
-        const hdring_msg_t *msgs = &s->msgs[st->first];
-        /* exchanges that need no memory (HDRING_EXCHANGE_STACK messages) and no derived datatype (a schedule's
-         * messages are never empty) */
-        bool direct = HDRING_STEP_EXCHANGE == st->kind && st->nsends + st->nrecvs <= HDRING_EXCHANGE_STACK;
-        for (int k = 0; k < st->nsends + st->nrecvs && direct; ++k) {
-            direct = msgs[k].count <= t->max_message;
-            plan_message(t, &msgs[k], k < st->nsends, &program->msgs[st->first + (size_t) k]);
-        }
-        program->direct[i] = direct;
-    }
-    return true;
-}
-
-void mca_coll_hdring_pml_program_free(mca_coll_hdring_pml_program_t *program)
-{
-    free(program->direct);
-    free(program->msgs);
-    *program = (mca_coll_hdring_pml_program_t) {0};
-}
-
-/* A planned message on this call's buffers. */
-static inline __opal_attribute_always_inline__ void planned_side(const mca_coll_hdring_pml_t *t,
-                                                                 const mca_coll_hdring_pml_planned_t *p,
-                                                                 pml_side_t *side)
-{
-    side->peer = p->peer;
-    side->m.derived = false;
-    if (p->same_bytes) {
-        side->m.addr = (char *) t->same_bytes.buf;
-        side->m.n = t->same_bytes.n;
-        side->m.type = t->same_bytes.type;
-    } else {
-        side->m.addr = t->base[p->buf] + p->at;
-        side->m.n = p->n;
-        side->m.type = t->dtype;
-    }
-}
-
-/* A compiled exchange: sends planned[0 .. nsends), receives planned[nsends .. nsends + nrecvs). */
-static int compiled_exchange(mca_coll_hdring_pml_t *t, const mca_coll_hdring_pml_planned_t *planned, int nsends,
-                             int nrecvs)
-{
-    pml_side_t sides[HDRING_EXCHANGE_STACK];
-    ompi_request_t *reqs[HDRING_EXCHANGE_STACK];
-    ompi_status_public_t statuses[HDRING_EXCHANGE_STACK];
-
-    if (nsends <= 1 && nrecvs <= 1) {
-        if (1 == nsends) {
-            planned_side(t, &planned[0], &sides[0]);
-        }
-        if (1 == nrecvs) {
-            planned_side(t, &planned[nsends], &sides[1]);
-        }
-        return exchange_pair(t, 1 == nsends ? &sides[0] : NULL, 1 == nrecvs ? &sides[1] : NULL);
-    }
-    for (int i = 0; i < nrecvs; ++i) { /* receives first */
-        planned_side(t, &planned[nsends + i], &sides[i]);
-    }
-    for (int i = 0; i < nsends; ++i) {
-        planned_side(t, &planned[i], &sides[nrecvs + i]);
-    }
-    return exchange_sides(t, sides, nrecvs, nsends + nrecvs, reqs, statuses);
-}
-
-int mca_coll_hdring_pml_replay(mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
-                               const mca_coll_hdring_pml_program_t *program)
-{
-    hdring_req_t live[HDRING_MAX_INFLIGHT];
-    int rc = HDRING_OK;
-
-    for (size_t i = 0; i < s->nsteps && HDRING_OK == rc; ++i) {
-        const hdring_step_t *st = &s->steps[i];
-        rc = program->direct[i] && !t->poisoned
-                 ? compiled_exchange(t, &program->msgs[st->first], st->nsends, st->nrecvs)
-                 : hdring_schedule_step(&t->xport, s, i, live);
-    }
-    return rc;
+    return mca_coll_hdring_pml_exchange_sides(t, sides, nrecv_sides, n, reqs, statuses);
 }
 
 /* ---- messages in flight ----
@@ -433,12 +247,12 @@ static int pml_start(const hdring_xport_t *x, const hdring_msg_t *msg, bool is_s
     mca_coll_hdring_pml_t *t = x->ctx;
     const uint32_t free_slots = ~t->inflight.used;
     if (0 == free_slots) {
-        return transport_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
+        return mca_coll_hdring_pml_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
     }
     const int slot = __builtin_ctz(free_slots);
     const int rc = post(t, x, msg, is_send, &t->inflight.req[slot], &t->inflight.msg[slot]);
     if (OMPI_SUCCESS != rc) {
-        return transport_failed(t, rc);
+        return mca_coll_hdring_pml_failed(t, rc);
     }
     t->inflight.used |= 1u << slot;
     t->inflight.receives = is_send ? t->inflight.receives & ~(1u << slot) : t->inflight.receives | 1u << slot;
@@ -448,7 +262,7 @@ static int pml_start(const hdring_xport_t *x, const hdring_msg_t *msg, bool is_s
 
 static void settle(mca_coll_hdring_pml_t *t, int slot)
 {
-    pml_message_release(&t->inflight.msg[slot]);
+    mca_coll_hdring_pml_release(&t->inflight.msg[slot]);
     t->inflight.used &= ~(1u << slot);
 }
 
@@ -473,11 +287,11 @@ static int pml_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
     }
     for (int i = 0; i < count; ++i) {
         if (OMPI_SUCCESS == rc && (t->inflight.receives & 1u << slots[i])) {
-            check_received(t, &t->inflight.msg[slots[i]], &statuses[i]);
+            mca_coll_hdring_pml_check_received(t, &t->inflight.msg[slots[i]], &statuses[i]);
         }
         settle(t, slots[i]);
     }
-    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
+    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
 }
 
 /* As a failed exchange does: receives cancelled (the caller may free their buffers once it has the error),
@@ -556,7 +370,7 @@ static int pml_reduce(const hdring_xport_t *x, hdring_loc_t left_at, hdring_loc_
     } else {
         rc = reduce_3buff(t, left, right, dst, count);
     }
-    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
+    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
 }
 
 static int pml_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count)
@@ -565,7 +379,7 @@ static int pml_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst,
     int rc = 0 == count || t->poisoned ? OMPI_SUCCESS
                         : copy_range(t, loc_addr(t, hdring_view_loc(x->view, dst)), loc_addr(t, hdring_view_loc(x->view, src)),
                                      count);
-    return OMPI_SUCCESS == rc ? HDRING_OK : transport_failed(t, rc);
+    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
 }
 
 static void *pml_take(const hdring_xport_t *x, size_t bytes) { return mca_coll_hdring_tables_take(x->ctx, bytes); }

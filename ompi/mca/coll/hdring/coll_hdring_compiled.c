@@ -1,0 +1,127 @@
+/*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
+ * coll/hdring compiled schedules: a recorded schedule (hdring_schedule.h) with every message's communicator
+ * rank, offset and count worked out once for the PML transport of a call kept for the repeat path
+ * (coll_hdring_repeat.c), and its replay, which posts each exchange straight to the PML.
+ */
+#include "ompi_config.h"
+
+#include <stdlib.h>
+
+#include "coll_hdring_pml_exchange.h"
+
+/* A message of a compiled exchange: what resolve makes of it but the buffer's address. */
+static void plan_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send,
+                         mca_coll_hdring_pml_planned_t *planned)
+{
+    planned->peer = NULL == t->rank_of ? msg->peer : t->rank_of[msg->peer];
+    planned->buf = msg->at.buf;
+    planned->at = (ptrdiff_t) msg->at.off * t->extent;
+    planned->n = (int) msg->count;
+    planned->same_bytes = is_send && NULL != t->same_bytes.buf && HDRING_BUF_OUT == msg->at.buf &&
+                          t->same_bytes.off == msg->at.off && t->same_bytes.count == msg->count;
+}
+
+/* Room in *array (of *cap items of `item` bytes) for n. */
+static bool room(void **array, size_t *cap, size_t n, size_t item)
+{
+    if (n <= *cap) {
+        return true;
+    }
+    void *grown = realloc(*array, n * item);
+    if (NULL == grown) {
+        return false;
+    }
+    *array = grown;
+    *cap = n;
+    return true;
+}
+
+bool mca_coll_hdring_pml_compile(const mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
+                                 mca_coll_hdring_pml_program_t *program)
+{
+    if (!room((void **) &program->direct, &program->steps_cap, s->nsteps, sizeof(*program->direct)) ||
+        !room((void **) &program->msgs, &program->msgs_cap, s->nmsgs, sizeof(*program->msgs))) {
+        return false;
+    }
+    for (size_t i = 0; i < s->nsteps; ++i) {
+        const hdring_step_t *st = &s->steps[i];
+        const hdring_msg_t *msgs = &s->msgs[st->first];
+        /* exchanges that need no memory (HDRING_EXCHANGE_STACK messages) and no derived datatype (a schedule's
+         * messages are never empty) */
+        bool direct = HDRING_STEP_EXCHANGE == st->kind && st->nsends + st->nrecvs <= HDRING_EXCHANGE_STACK;
+        for (int k = 0; k < st->nsends + st->nrecvs && direct; ++k) {
+            direct = msgs[k].count <= t->max_message;
+            plan_message(t, &msgs[k], k < st->nsends, &program->msgs[st->first + (size_t) k]);
+        }
+        program->direct[i] = direct;
+    }
+    return true;
+}
+
+void mca_coll_hdring_pml_program_free(mca_coll_hdring_pml_program_t *program)
+{
+    free(program->direct);
+    free(program->msgs);
+    *program = (mca_coll_hdring_pml_program_t) {0};
+}
+
+/* A planned message on this call's buffers. */
+static inline __opal_attribute_always_inline__ void planned_side(const mca_coll_hdring_pml_t *t,
+                                                                 const mca_coll_hdring_pml_planned_t *p,
+                                                                 pml_side_t *side)
+{
+    side->peer = p->peer;
+    side->m.derived = false;
+    if (p->same_bytes) {
+        side->m.addr = (char *) t->same_bytes.buf;
+        side->m.n = t->same_bytes.n;
+        side->m.type = t->same_bytes.type;
+    } else {
+        side->m.addr = t->base[p->buf] + p->at;
+        side->m.n = p->n;
+        side->m.type = t->dtype;
+    }
+}
+
+/* A compiled exchange: sends planned[0 .. nsends), receives planned[nsends .. nsends + nrecvs). */
+static int compiled_exchange(mca_coll_hdring_pml_t *t, const mca_coll_hdring_pml_planned_t *planned, int nsends,
+                             int nrecvs)
+{
+    pml_side_t sides[HDRING_EXCHANGE_STACK];
+    ompi_request_t *reqs[HDRING_EXCHANGE_STACK];
+    ompi_status_public_t statuses[HDRING_EXCHANGE_STACK];
+
+    if (nsends <= 1 && nrecvs <= 1) {
+        if (1 == nsends) {
+            planned_side(t, &planned[0], &sides[0]);
+        }
+        if (1 == nrecvs) {
+            planned_side(t, &planned[nsends], &sides[1]);
+        }
+        return mca_coll_hdring_pml_exchange_pair(t, 1 == nsends ? &sides[0] : NULL, 1 == nrecvs ? &sides[1] : NULL);
+    }
+    for (int i = 0; i < nrecvs; ++i) { /* receives first */
+        planned_side(t, &planned[nsends + i], &sides[i]);
+    }
+    for (int i = 0; i < nsends; ++i) {
+        planned_side(t, &planned[i], &sides[nrecvs + i]);
+    }
+    return mca_coll_hdring_pml_exchange_sides(t, sides, nrecvs, nsends + nrecvs, reqs, statuses);
+}
+
+int mca_coll_hdring_pml_replay(mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
+                               const mca_coll_hdring_pml_program_t *program)
+{
+    hdring_req_t live[HDRING_MAX_INFLIGHT];
+    int rc = HDRING_OK;
+
+    for (size_t i = 0; i < s->nsteps && HDRING_OK == rc; ++i) {
+        const hdring_step_t *st = &s->steps[i];
+        rc = program->direct[i] && !t->poisoned
+                 ? compiled_exchange(t, &program->msgs[st->first], st->nsends, st->nrecvs)
+                 : hdring_schedule_step(&t->xport, s, i, live);
+    }
+    return rc;
+}
