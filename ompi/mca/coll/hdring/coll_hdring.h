@@ -18,6 +18,7 @@
 #include "ompi_config.h"
 
 #include <stdint.h>
+#include <string.h>
 
 #include "mpi.h"
 #include "ompi/mca/coll/coll.h"
@@ -205,10 +206,13 @@ typedef struct mca_coll_hdring_key {
     struct ompi_op_t *op;                  /* NULL without reduction */
     int root;                              /* bcast */
     bool in_place;
+    const int *counts;                     /* reduce_scatter: each block's count (their sum in count[0]) */
+    int ncounts;                           /* how many; 0 without */
     const void *in, *out;
 } mca_coll_hdring_key_t;
 
-/* The key of a reduction of `count` elements per rank or block (allreduce, reduce_scatter_block). */
+/* The key of a reduction of `count` elements per rank or block (allreduce, reduce_scatter_block; reduce_scatter's
+ * adds its counts). */
 static inline mca_coll_hdring_key_t mca_coll_hdring_reduction_key(size_t count, struct ompi_datatype_t *dtype,
                                                                   struct ompi_op_t *op, const void *sbuf,
                                                                   void *rbuf)
@@ -235,6 +239,8 @@ typedef struct mca_coll_hdring_repeat {
     mca_coll_hdring_pml_t t;     /* its transport, buffers aside */
     bool compiled;               /* its schedule compiled for t into program; otherwise replayed as it is */
     mca_coll_hdring_pml_program_t program;
+    int *counts;                 /* a copy of the key's counts (key.counts points here while armed) */
+    int counts_cap;
 } mca_coll_hdring_repeat_t;
 
 typedef struct mca_coll_hdring_module_t {
@@ -366,7 +372,7 @@ int mca_coll_hdring_pml_replay(mca_coll_hdring_pml_t *t, const hdring_schedule_t
  * collective when the call repeats the arguments of the calls before it (hdring_schedule.h), directly otherwise.
  * At coll_hdring_verbose >= 2 rank 0 says which. key: the call's (mca_coll_hdring_repeat_find), with which a
  * call that replayed arms the repeat path for the next; NULL for calls the repeat path cannot serve (a bcast
- * that packs around the run, MPI_Reduce_scatter, whose key would be all its counts). An hdring_ status. */
+ * that packs around the run). An hdring_ status. */
 int mca_coll_hdring_run(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, mca_coll_hdring_coll_t coll,
                         hdring_alg_t alg, const hdring_args_t *args, const mca_coll_hdring_key_t *key);
 
@@ -389,7 +395,9 @@ static inline mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring
     mca_coll_hdring_repeat_t *r = &m->repeat[coll];
     const mca_coll_hdring_key_t *k = &r->key;
     if (!r->armed || k->count[0] != key->count[0] || k->count[1] != key->count[1] || k->dtype[0] != key->dtype[0]
-        || k->dtype[1] != key->dtype[1] || k->op != key->op || k->root != key->root || k->in_place != key->in_place) {
+        || k->dtype[1] != key->dtype[1] || k->op != key->op || k->root != key->root || k->in_place != key->in_place
+        || k->ncounts != key->ncounts
+        || (0 != key->ncounts && 0 != memcmp(k->counts, key->counts, (size_t) key->ncounts * sizeof(int)))) {
         return NULL;
     }
     mca_coll_hdring_pml_t *t = &r->t;

@@ -3,8 +3,8 @@
  *
  * coll/hdring MPI_Reduce_scatter and MPI_Reduce_scatter_block: decide, then run the algorithm over the PML or
  * hand the call to the fallback. Block b of the vector (recvcounts[b] elements) goes to rank b; with
- * MPI_IN_PLACE the vector is in recvbuf and the result lands at its start. A reduce_scatter_block that repeats
- * the previous one replays its schedule at once (coll_hdring_repeat.c).
+ * MPI_IN_PLACE the vector is in recvbuf and the result lands at its start. A call that repeats the previous one
+ * (for MPI_Reduce_scatter: every block's count too) replays its schedule at once (coll_hdring_repeat.c).
  */
 #include "ompi_config.h"
 
@@ -15,7 +15,7 @@
 #include "coll_hdring.h"
 
 /* Block b holds rcounts[b] elements (MPI_Reduce_scatter), or with rcounts NULL, rcount each
- * (MPI_Reduce_scatter_block, whose key is `key`; MPI_Reduce_scatter has none: its key would be all of rcounts). */
+ * (MPI_Reduce_scatter_block); key: the call's. */
 static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const int *rcounts, int rcount,
                struct ompi_datatype_t *dtype, struct ompi_op_t *op, struct ompi_communicator_t *comm,
                const mca_coll_hdring_choice_t *choice, bool ordered, const mca_coll_hdring_key_t *key)
@@ -70,6 +70,14 @@ int mca_coll_hdring_reduce_scatter(const void *sbuf, void *rbuf, const int *rcou
     for (int b = 0; b < p; ++b) {
         total += (size_t) rcounts[b];
     }
+    mca_coll_hdring_key_t key = mca_coll_hdring_reduction_key(total, dtype, op, sbuf, rbuf);
+    key.counts = rcounts;
+    key.ncounts = p;
+    mca_coll_hdring_pml_t *repeat = mca_coll_hdring_repeat_find(m, MCA_COLL_HDRING_REDUCE_SCATTER, &key);
+    if (NULL != repeat) {
+        return mca_coll_hdring_repeat_run(m, MCA_COLL_HDRING_REDUCE_SCATTER, repeat);
+    }
+
     ompi_datatype_type_size(dtype, &type_size);
     const mca_coll_hdring_call_t call = {
         .coll = MCA_COLL_HDRING_REDUCE_SCATTER,
@@ -82,7 +90,7 @@ int mca_coll_hdring_reduce_scatter(const void *sbuf, void *rbuf, const int *rcou
         return m->fallback.coll_reduce_scatter(sbuf, rbuf, rcounts, dtype, op, comm,
                                                m->fallback.coll_reduce_scatter_module);
     }
-    return run(m, sbuf, rbuf, rcounts, 0, dtype, op, comm, &choice, call.ordered, NULL);
+    return run(m, sbuf, rbuf, rcounts, 0, dtype, op, comm, &choice, call.ordered, &key);
 }
 
 int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,

@@ -17,6 +17,8 @@
 #include "ompi_config.h"
 
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/op/op.h"
@@ -69,7 +71,19 @@ void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_col
         (0 != m->config.verbose && m->config.verbose < 3) || HDRING_RAN_DIRECT == m->schedule[coll].how) {
         return;
     }
+    if (key->ncounts > r->counts_cap) {
+        int *grown = realloc(r->counts, (size_t) key->ncounts * sizeof(*grown));
+        if (NULL == grown) {
+            return;
+        }
+        r->counts = grown;
+        r->counts_cap = key->ncounts;
+    }
     r->key = *key;
+    if (0 != key->ncounts) {
+        memcpy(r->counts, key->counts, (size_t) key->ncounts * sizeof(*r->counts));
+        r->key.counts = r->counts;
+    }
     for (int i = 0; i < 2; ++i) {
         if (NULL != key->dtype[i]) {
             OBJ_RETAIN(key->dtype[i]);
@@ -94,5 +108,8 @@ void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m)
     for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
         mca_coll_hdring_repeat_disarm(m, (mca_coll_hdring_coll_t) c);
         mca_coll_hdring_pml_program_free(&m->repeat[c].program);
+        free(m->repeat[c].counts);
+        m->repeat[c].counts = NULL;
+        m->repeat[c].counts_cap = 0;
     }
 }
