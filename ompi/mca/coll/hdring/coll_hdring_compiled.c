@@ -15,12 +15,11 @@
 static void plan_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg, bool is_send,
                          mca_coll_hdring_pml_planned_t *planned)
 {
-    planned->peer = NULL == t->rank_of ? msg->peer : t->rank_of[msg->peer];
+    planned->peer = mca_coll_hdring_pml_comm_rank(t, &t->xport, msg->peer);
     planned->buf = msg->at.buf;
     planned->at = (ptrdiff_t) msg->at.off * t->extent;
     planned->n = (int) msg->count;
-    planned->same_bytes = is_send && NULL != t->same_bytes.buf && HDRING_BUF_OUT == msg->at.buf &&
-                          t->same_bytes.off == msg->at.off && t->same_bytes.count == msg->count;
+    planned->same_bytes = is_send && mca_coll_hdring_pml_reads_same_bytes(t, msg->at, msg->count);
 }
 
 /* Room in *array (of *cap items of `item` bytes) for n. */

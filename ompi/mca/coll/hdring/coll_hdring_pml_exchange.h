@@ -23,6 +23,22 @@ typedef struct pml_side {
     int peer;
 } pml_side_t;
 
+/* The communicator rank of an algorithm rank of x (a view of t's transport, or the transport itself). */
+static inline int mca_coll_hdring_pml_comm_rank(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x, int peer)
+{
+    const int rank = hdring_view_peer(x->view, peer);
+    return NULL == t->rank_of ? rank : t->rank_of[rank];
+}
+
+/* Whether a send of count elements at `at` (a base location) reads t's same_bytes instead
+ * (mca_coll_hdring_pml_same_bytes). */
+static inline bool mca_coll_hdring_pml_reads_same_bytes(const mca_coll_hdring_pml_t *t, hdring_loc_t at,
+                                                        size_t count)
+{
+    return NULL != t->same_bytes.buf && HDRING_BUF_OUT == at.buf && t->same_bytes.off == at.off &&
+           t->same_bytes.count == count;
+}
+
 /* A failed PML call: its error kept for mca_coll_hdring_pml_error, the kernel told HDRING_ERR_TRANSPORT. */
 static inline int mca_coll_hdring_pml_failed(mca_coll_hdring_pml_t *t, int ompi_error)
 {

@@ -27,12 +27,6 @@ static char *loc_addr(const mca_coll_hdring_pml_t *t, hdring_loc_t at)
     return t->base[at.buf] + (ptrdiff_t) at.off * t->extent;
 }
 
-static int comm_rank_of(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x, int peer)
-{
-    const int rank = hdring_view_peer(x->view, peer);
-    return NULL == t->rank_of ? rank : t->rank_of[rank];
-}
-
 /* A message goes to the PML as one message of n elements of *type: the datatype itself up to
  * t->max_message elements; beyond, count 1 of a derived type made of whole runs of max_message elements and
  * the rest. A message is thus never cut in pieces whose boundaries would depend on how this rank describes
@@ -77,8 +71,7 @@ static inline __opal_attribute_always_inline__ int pml_message(const mca_coll_hd
     }
     const hdring_loc_t at = hdring_view_loc(x->view, msg->at);
     out->derived = false;
-    if (is_send && NULL != t->same_bytes.buf && HDRING_BUF_OUT == at.buf && t->same_bytes.off == at.off
-        && t->same_bytes.count == msg->count) {
+    if (is_send && mca_coll_hdring_pml_reads_same_bytes(t, at, msg->count)) {
         out->addr = (char *) t->same_bytes.buf;
         out->n = t->same_bytes.n;
         out->type = t->same_bytes.type;
@@ -142,7 +135,7 @@ static int post(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
-    const int peer = comm_rank_of(t, x, msg->peer);
+    const int peer = mca_coll_hdring_pml_comm_rank(t, x, msg->peer);
     rc = is_send ? MCA_PML_CALL(isend(m->addr, m->n, m->type, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm, req))
                  : MCA_PML_CALL(irecv(m->addr, m->n, m->type, peer, t->tag, t->comm, req));
     if (OMPI_SUCCESS != rc) {
@@ -155,7 +148,7 @@ static int post(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_
 static inline __opal_attribute_always_inline__ int resolve(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x,
                                                            const hdring_msg_t *msg, bool is_send, pml_side_t *side)
 {
-    side->peer = comm_rank_of(t, x, msg->peer);
+    side->peer = mca_coll_hdring_pml_comm_rank(t, x, msg->peer);
     return pml_message(t, x, msg, is_send, &side->m);
 }
 
