@@ -240,7 +240,7 @@ typedef struct mca_coll_hdring_repeat {
     bool compiled;               /* its schedule compiled for t into program; otherwise replayed as it is */
     mca_coll_hdring_pml_program_t program;
     int *counts;                 /* a copy of the key's counts (key.counts points here while armed) */
-    int counts_cap;
+    size_t counts_cap;
 } mca_coll_hdring_repeat_t;
 
 typedef struct mca_coll_hdring_module_t {
@@ -424,10 +424,20 @@ void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m);
 int mca_coll_hdring_scratch_acquire(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, hdring_scratch_t need);
 /* Tables for the call (the transport's take): NULL if out of memory. */
 void *mca_coll_hdring_tables_take(mca_coll_hdring_pml_t *t, size_t bytes);
-/* The end of every call that initialised t: frees its own scratch, returns its tables to the module's cache. */
-void mca_coll_hdring_scratch_release(mca_coll_hdring_pml_t *t);
+/* The end of every call that initialised t: withdraws what a failed kernel left in flight, frees its own
+ * scratch, returns its tables to the module's cache. Most calls have none of these: the test is inline. */
+void mca_coll_hdring_scratch_settle(mca_coll_hdring_pml_t *t);
+static inline void mca_coll_hdring_scratch_release(mca_coll_hdring_pml_t *t)
+{
+    if (0 != t->inflight.used || NULL != t->own_scratch || 0 != t->tables->used) {
+        mca_coll_hdring_scratch_settle(t);
+    }
+}
 /* When the module goes. */
 void mca_coll_hdring_scratch_free(mca_coll_hdring_module_t *m);
+/* Room in *array (of *cap items of `item` bytes) for n, grown to exactly n when short: what a module keeps
+ * between calls (a kept call's compiled schedule and counts). false when there is no memory for it. */
+bool mca_coll_hdring_room(void **array, size_t *cap, size_t n, size_t item);
 
 /* ---- collectives ---- */
 int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,

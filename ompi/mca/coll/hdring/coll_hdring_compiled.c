@@ -22,26 +22,11 @@ static void plan_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg
     planned->same_bytes = is_send && mca_coll_hdring_pml_reads_same_bytes(t, msg->at, msg->count);
 }
 
-/* Room in *array (of *cap items of `item` bytes) for n. */
-static bool room(void **array, size_t *cap, size_t n, size_t item)
-{
-    if (n <= *cap) {
-        return true;
-    }
-    void *grown = realloc(*array, n * item);
-    if (NULL == grown) {
-        return false;
-    }
-    *array = grown;
-    *cap = n;
-    return true;
-}
-
 bool mca_coll_hdring_pml_compile(const mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
                                  mca_coll_hdring_pml_program_t *program)
 {
-    if (!room((void **) &program->direct, &program->steps_cap, s->nsteps, sizeof(*program->direct)) ||
-        !room((void **) &program->msgs, &program->msgs_cap, s->nmsgs, sizeof(*program->msgs))) {
+    if (!mca_coll_hdring_room((void **) &program->direct, &program->steps_cap, s->nsteps, sizeof(*program->direct)) ||
+        !mca_coll_hdring_room((void **) &program->msgs, &program->msgs_cap, s->nmsgs, sizeof(*program->msgs))) {
         return false;
     }
     for (size_t i = 0; i < s->nsteps; ++i) {

@@ -35,9 +35,7 @@ int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll
     const int status = r->compiled ? mca_coll_hdring_pml_replay(t, s, &r->program)
                                    : hdring_schedule_replay(&t->xport, s);
     const int rc = HDRING_OK == status && !t->poisoned ? OMPI_SUCCESS : mca_coll_hdring_pml_error(t, status);
-    if (0 != t->inflight.used || 0 != t->tables->used) { /* what to release: never scratch of its own (arm) */
-        mca_coll_hdring_scratch_release(t);
-    }
+    mca_coll_hdring_scratch_release(t);
     if (m->config.verbose >= 3 && 0 == ompi_comm_rank(t->comm)) {
         opal_output(mca_coll_hdring_component.output, "hdring: %s repeated the previous call (schedule: %zu steps)",
                     mca_coll_hdring_coll_name(coll), s->nsteps);
@@ -74,13 +72,8 @@ void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_col
         (0 != m->config.verbose && m->config.verbose < 3) || HDRING_RAN_DIRECT == m->schedule[coll].how) {
         return;
     }
-    if (key->ncounts > r->counts_cap) {
-        int *grown = realloc(r->counts, (size_t) key->ncounts * sizeof(*grown));
-        if (NULL == grown) {
-            return;
-        }
-        r->counts = grown;
-        r->counts_cap = key->ncounts;
+    if (!mca_coll_hdring_room((void **) &r->counts, &r->counts_cap, (size_t) key->ncounts, sizeof(*r->counts))) {
+        return;
     }
     r->key = *key;
     if (0 != key->ncounts) {

@@ -6,8 +6,9 @@
  * A module keeps one scratch area between calls (grown on demand, up to coll_hdring_scratch_cache_bytes):
  * allocating and first-touching megabytes per call costs page faults that measurably slow large collectives.
  * Larger needs are allocated for the call and freed after it. The cache only grows (a call kept for the repeat
- * path, coll_hdring_repeat.c, finds its scratch at the same offsets in whatever the cache holds later). Sizes use the datatype's true extent, and the
- * buffer base is shifted by its true lower bound, so element i of any datatype lands inside the allocation.
+ * path, coll_hdring_repeat.c, finds its scratch at the same offsets in whatever the cache holds later). Sizes
+ * use the datatype's true extent, and the buffer base is shifted by its true lower bound, so element i of any
+ * datatype lands inside the allocation.
  */
 #include "ompi_config.h"
 
@@ -99,7 +100,7 @@ static void tables_release(mca_coll_hdring_tables_t *tb)
     tb->used = 0;
 }
 
-void mca_coll_hdring_scratch_release(mca_coll_hdring_pml_t *t)
+void mca_coll_hdring_scratch_settle(mca_coll_hdring_pml_t *t)
 {
     if (0 != t->inflight.used) {
         mca_coll_hdring_pml_withdraw(t);
@@ -111,6 +112,20 @@ void mca_coll_hdring_scratch_release(mca_coll_hdring_pml_t *t)
     if (0 != t->tables->used) {
         tables_release(t->tables);
     }
+}
+
+bool mca_coll_hdring_room(void **array, size_t *cap, size_t n, size_t item)
+{
+    if (n <= *cap) {
+        return true;
+    }
+    void *grown = realloc(*array, n * item);
+    if (NULL == grown) {
+        return false;
+    }
+    *array = grown;
+    *cap = n;
+    return true;
 }
 
 void mca_coll_hdring_scratch_free(mca_coll_hdring_module_t *m)
