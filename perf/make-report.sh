@@ -47,6 +47,14 @@ cluster_colls=allreduce,reduce_scatter_block,allgather,bcast
 # mca_env FILE: hdring's parameters in an MCA parameter file, as OMPI_MCA_ variables for env
 mca_env() { sed -n 's/^\(coll_hdring_[a-z0-9_]*\) = \(.*\)$/OMPI_MCA_\1=\2/p' "$1"; }
 
+# cluster_title NODES PPN MAPPING RATE BASELINE defaults|tuned [JOB]: a cluster plot's title, which says what a
+# plot alone cannot show: whether hdring ran with its network defaults or hdring-tune's parameters, and which job
+cluster_title() {
+    local setting="hdring-tune's parameters"
+    [ "$6" = tuned ] || setting="network defaults"
+    echo "hdring / $5, $1 emulated nodes x $2 by $3, $4 links, $setting${7:+, job $7}"
+}
+
 # tune_cluster NODES RATE FILE: hdring-tune's file for that cluster (one rank per node). It refuses (exit 3) when
 # the two halves of its link measurements disagree, which the emulated links sometimes make them do: three tries.
 tune_cluster() {
@@ -87,6 +95,7 @@ if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
                 for setting in defaults tuned; do
                     # shellcheck disable=SC2046
                     env $([ "$setting" = defaults ] || echo "$tuned_params") perf/run-ab.sh -c "$nodes:$rate:1" \
+                        -t "$(cluster_title "$nodes" 1 slot "$rate" tuned "$setting" "$job")" \
                         -o "$report/$run/$setting/job$job" -- --rounds "$cluster_rounds" --coll "$cluster_colls" \
                         --sizes "$points" >/dev/null
                 done
@@ -106,6 +115,7 @@ if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
                 for baseline in tuned han; do
                     # shellcheck disable=SC2086
                     env $params perf/run-ab.sh -c "4:$rate:2" -m "$mapping" -b "$baseline" \
+                        -t "$(cluster_title 4 2 "$mapping" "$rate" "$baseline" tuned "$job")" \
                         -o "$report/topo-$rate-$mapping-$baseline/job$job" -- --rounds "$cluster_rounds" \
                         --coll "$cluster_colls" --sizes "$points" >/dev/null
                 done
@@ -113,7 +123,8 @@ if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
         done
     done
     if [ "$reuse_topology" = no ]; then
-        perf/run-ab.sh -c 4:200mbit:2 -m node -b tuned -o "$report/topo-200mbit-node-tuned-defaults" -- \
+        perf/run-ab.sh -c 4:200mbit:2 -m node -b tuned -t "$(cluster_title 4 2 node 200mbit tuned defaults)" \
+            -o "$report/topo-200mbit-node-tuned-defaults" -- \
             --rounds "$cluster_rounds" --coll "$cluster_colls" --sizes "$points" >/dev/null
         echo "$rev $(date -u '+%Y-%m-%d')" >"$report/topology-revision.txt"
     fi
