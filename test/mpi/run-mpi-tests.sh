@@ -113,6 +113,15 @@ check() {
 
 has() { grep -Eq -- "$1" "$LOG"; }
 
+# pml_sends_eagerly_up_to VADER_LIMIT BYTES [MPIRUN ARGS...]: ob1 sends BYTES eagerly and BYTES + 1 with a
+# rendezvous (hdring_eager, 2 ranks; btl_vader_eager_limit VADER_LIMIT unless empty)
+pml_sends_eagerly_up_to() {
+    local vader=$1 bytes=$2
+    shift 2
+    mpi 2 ${vader:+--mca btl_vader_eager_limit "$vader"} "$@" "$HDRING_TESTBIN/hdring_eager" "$bytes" $((bytes + 1)) &&
+        has "^hdring_eager: $bytes eager$" && has "^hdring_eager: $((bytes + 1)) rendezvous$"
+}
+
 # measured TRIES COMMAND...: a hdring-tune job, again while it exits 3 (it found the machine too busy to measure
 # and wrote nothing, as it should), at most TRIES times. The last exit status; every attempt's output in $LOG.
 measured() {
@@ -426,7 +435,7 @@ suite_decision() {
     mpi 5 "${core_each[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll bcast --alg env --types int \
         --counts 1000,3000000
     if [ $? -eq 0 ] &&
-        has '^hdring: bcast np=5 bytes=12000000 alg=flat \(auto: cost model.s fastest for p=5 from 4081 B up\)$' &&
+        has '^hdring: bcast np=5 bytes=12000000 alg=flat \(auto: cost model.s fastest for p=5 from 4041 B up\)$' &&
         has '^hdring: bcast np=5 bytes=4000 alg=binomial ' && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
         pass "auto broadcasts 4 KB (eager: the root would copy every message) by the binomial tree, 12 MB by the flat tree (np=5)"
     else
@@ -506,23 +515,41 @@ suite_decision() {
         fail "hdring_model --crossovers prints the ranges the trace shows (np=6)" "not in hdring_model's output:$missing"
     fi
     # the model's eager limit follows vader's: 6000 B at 2 ranks is one message over 4 KiB for recursive doubling,
-    # two under it for rhd, and one under an 8 KiB limit; a limit set for hdring itself wins
-    local eager_ok=true
+    # two under it for rhd, and one under an 8 KiB limit; a limit set for hdring itself wins. Recursive doubling's
+    # range ends at the model's eager limit, which must be the PML's own: hdring_eager sends the largest message
+    # the model takes for eager and one byte more, over vader at both limits
+    local eager_ok=true limit
     mpi 2 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env --types int --counts 1500
-    { [ $? -eq 0 ] && has '^hdring: allreduce np=2 bytes=6000 alg=rhd \(auto: cost model.s fastest for p=2 from 40[0-9][0-9] B '; } ||
+    limit=$(sed -En 's/^hdring: allreduce np=2 bytes=6000 alg=rhd \(auto: cost model.s fastest for p=2 from ([0-9]+) B .*/\1/p' "$LOG" | head -1)
+    if [ -n "$limit" ]; then
+        pml_sends_eagerly_up_to 4096 $((limit - 1)) || eager_ok=false
+    else
         eager_ok=false
+    fi
     mpi 2 --mca btl_vader_eager_limit 8192 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce \
         --alg env --types int --counts 1500
-    { [ $? -eq 0 ] && has '^hdring: allreduce np=2 bytes=6000 alg=recursive_doubling \(auto: cost model.s fastest for p=2 from 0 B to 81[0-9][0-9] B\)'; } ||
+    limit=$(sed -En 's/^hdring: allreduce np=2 bytes=6000 alg=recursive_doubling \(auto: cost model.s fastest for p=2 from 0 B to ([0-9]+) B\)$/\1/p' "$LOG" | head -1)
+    if [ -n "$limit" ]; then
+        pml_sends_eagerly_up_to 8192 "$limit" || eager_ok=false
+    else
         eager_ok=false
+    fi
     mpi 2 --mca btl_vader_eager_limit 8192 --mca coll_hdring_model_eager_bytes 4080 --mca coll_hdring_verbose 1 \
         "$bin/hdring_check" --coll allreduce --alg env --types int --counts 1500
     { [ $? -eq 0 ] && has '^hdring: allreduce np=2 bytes=6000 alg=rhd ' && has '[1-9][0-9]* (cases|checks), 0 failures$'; } ||
         eager_ok=false
     if $eager_ok; then
-        pass "the model's eager limit follows btl_vader_eager_limit unless coll_hdring_model_eager_bytes is set (np=2)"
+        pass "the model's eager limit is the PML's under btl_vader_eager_limit 4096 and 8192, unless coll_hdring_model_eager_bytes is set (np=2)"
     else
-        fail "the model's eager limit follows btl_vader_eager_limit unless coll_hdring_model_eager_bytes is set (np=2)"
+        fail "the model's eager limit is the PML's under btl_vader_eager_limit 4096 and 8192, unless coll_hdring_model_eager_bytes is set (np=2)"
+    fi
+    # between nodes the model's default (which hdring_model assumes) is TCP's eager limit less the same header
+    limit=$("$OMPI_INFO" --parsable --param coll hdring --level 9 2>/dev/null |
+        sed -En 's/^mca:coll:hdring:param:coll_hdring_model_network_eager_bytes:value:([0-9]+)(\.0+)?$/\1/p')
+    if [ -n "$limit" ] && pml_sends_eagerly_up_to "" "$limit" --mca btl tcp,self; then
+        pass "coll_hdring_model_network_eager_bytes' default ($limit) is the largest message ob1 sends eagerly over TCP"
+    else
+        fail "coll_hdring_model_network_eager_bytes' default (${limit:-not found}) is the largest message ob1 sends eagerly over TCP"
     fi
     # a node with fewer cores than ranks: the model charges steps that keep more ranks busy than cores (2 here)
     # longer, so recursive halving-doubling (pairs, a fold) reduces 1 MB where a core per rank takes the ring (every

@@ -106,11 +106,11 @@ static const model_param_t model_params[] = {
      offsetof(mca_coll_hdring_config_t, model_reduce_mbs), false},
     {"model_eager_bytes",
      "Cost model: the largest message the PML sends between ranks of one node without a rendezvous (a round trip, "
-     "2 latencies, before the data go), bytes. Unset: btl_vader_eager_limit less ob1's 16-byte header (4080 with "
+     "2 latencies, before the data go), bytes. Unset: btl_vader_eager_limit less ob1's 56-byte header (4040 with "
      "its default). 0: no rendezvous",
      HDRING_DEFAULT_EAGER_BYTES, offsetof(mca_coll_hdring_config_t, model_eager_bytes), true},
     {"model_network_eager_bytes",
-     "Cost model: the same between nodes. Unset: btl_tcp_eager_limit less 16 bytes (65520 with its default); set it "
+     "Cost model: the same between nodes. Unset: btl_tcp_eager_limit less 56 bytes (65480 with its default); set it "
      "for other networks. 0: no rendezvous",
      HDRING_DEFAULT_NETWORK_EAGER_BYTES, offsetof(mca_coll_hdring_config_t, model_network_eager_bytes), true},
 };
@@ -150,8 +150,10 @@ void mca_coll_hdring_report_here(const char *topic, ...)
     va_end(ap);
 }
 
-/* ob1's match header, which a message's eager fragment carries within the BTL's eager limit */
-#define PML_MATCH_HEADER_BYTES 16
+/* ob1 sends a message eagerly when it fits in the BTL's eager limit less the size of ob1's header union
+ * (mca_pml_ob1_hdr_t, whose largest member is the rendezvous-get header): 56 bytes in Open MPI 4.1 on 64-bit
+ * machines, as hdring_eager measures over vader and TCP (test/mpi). */
+#define PML_EAGER_HEADER_BYTES 56
 
 /* *bytes, or when coll_hdring_<param> was left at its default, the eager limit of BTL `btl` (if loaded) less
  * the PML's header: the model then follows btl_<btl>_eager_limit. The variables are found once (*own and
@@ -169,7 +171,7 @@ static void follow_btl_eager_limit(const char *param, const char *btl, int *own,
         NULL == limit) {
         return;
     }
-    *bytes = *limit > PML_MATCH_HEADER_BYTES ? (double) (*limit - PML_MATCH_HEADER_BYTES) : 0;
+    *bytes = *limit > PML_EAGER_HEADER_BYTES ? (double) (*limit - PML_EAGER_HEADER_BYTES) : 0;
 }
 
 void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)

@@ -17,10 +17,10 @@
 #define HDRING_DEFAULT_NETWORK_LATENCY_US 20.0
 #define HDRING_DEFAULT_NETWORK_BANDWIDTH_MBS 1250.0
 #define HDRING_DEFAULT_REDUCE_MBS 10000.0
-/* Open MPI 4.1's ob1 sends eagerly up to the BTL's eager limit, its 16-byte match header included: 4 KiB over
- * shared memory (btl_vader_eager_limit), 64 KiB over TCP (btl_tcp_eager_limit) by default. The component follows
- * the BTLs' values when these parameters are left unset; hdring_model assumes the defaults. */
-#define HDRING_DEFAULT_EAGER_BYTES 4080.0
-#define HDRING_DEFAULT_NETWORK_EAGER_BYTES 65520.0
+/* Open MPI 4.1's ob1 sends eagerly up to the BTL's eager limit less its 56-byte header: 4 KiB over shared memory
+ * (btl_vader_eager_limit), 64 KiB over TCP (btl_tcp_eager_limit) by default. The component follows the BTLs'
+ * values when these parameters are left unset; hdring_model assumes the defaults. */
+#define HDRING_DEFAULT_EAGER_BYTES 4040.0
+#define HDRING_DEFAULT_NETWORK_EAGER_BYTES 65480.0
 
 #endif
