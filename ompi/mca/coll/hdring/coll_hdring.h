@@ -168,6 +168,9 @@ typedef struct mca_coll_hdring_pml {
         const void *buf;      /* NULL: no alternative source */
         int n;
         struct ompi_datatype_t *type;
+        bool unfilled;        /* the range does not hold them yet: the first exchange copies them in while its
+                                 messages are in flight (mca_coll_hdring_pml_fill; the repeat path) */
+        int fill_status;      /* that copy's Open MPI status */
     } same_bytes;
     int error;                /* Open MPI error behind HDRING_ERR_TRANSPORT, or the reason it is poisoned */
     bool poisoned;            /* the call failed somewhere: empty messages, no local work (pml_poison) */
@@ -192,6 +195,8 @@ typedef struct mca_coll_hdring_pml_planned {
 } mca_coll_hdring_pml_planned_t;
 
 typedef struct mca_coll_hdring_pml_program {
+    bool fill_in_flight;                 /* the same_bytes range may be filled while the first exchange runs:
+                                            that exchange, direct, neither receives into it nor sends from it */
     bool *direct;                        /* per step of the schedule */
     mca_coll_hdring_pml_planned_t *msgs; /* per message of the schedule */
     size_t steps_cap, msgs_cap;
@@ -348,6 +353,11 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t
  * 15% slower for 64 KiB to 4 MiB. */
 void mca_coll_hdring_pml_same_bytes(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf, int n,
                                     struct ompi_datatype_t *type);
+/* The same, for a range OUT does not hold yet: the first exchange copies the bytes in after posting its messages
+ * and before waiting for them, so the copy overlaps their flight (by the end of the first step at the latest).
+ * Only where the compiled schedule allows it (mca_coll_hdring_pml_program_t.fill_in_flight). */
+void mca_coll_hdring_pml_same_bytes_unfilled(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf,
+                                             int n, struct ompi_datatype_t *type);
 /* Runs the rest of the call poisoned: every message it sends or receives is empty (no buffer is touched) and
  * reductions and copies do nothing, so the peers still find each message of the schedule and no rank waits
  * forever. A rank that receives an empty message where it expects data is poisoned by it (OMPI_ERROR) and
@@ -408,6 +418,13 @@ static inline mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring
         t->base[HDRING_BUF_WORK] = mca_coll_hdring_shifted(m->scratch.mem, r->scratch_at[1]);
     }
     return t;
+}
+/* Whether the collective's kept call lets the first exchange fill the same_bytes range
+ * (mca_coll_hdring_pml_same_bytes_unfilled). */
+static inline bool mca_coll_hdring_repeat_fills_in_flight(const mca_coll_hdring_module_t *m,
+                                                          mca_coll_hdring_coll_t coll)
+{
+    return m->repeat[coll].compiled && m->repeat[coll].program.fill_in_flight;
 }
 /* Replays the collective's schedule on t (from repeat_find) and ends the call: an Open MPI error code. */
 int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, mca_coll_hdring_pml_t *t);

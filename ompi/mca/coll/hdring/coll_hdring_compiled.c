@@ -22,6 +22,26 @@ static void plan_message(const mca_coll_hdring_pml_t *t, const hdring_msg_t *msg
     planned->same_bytes = is_send && mca_coll_hdring_pml_reads_same_bytes(t, msg->at, msg->count);
 }
 
+/* Whether the first step may run while t's same_bytes range is still being filled: a direct exchange none of
+ * whose messages touches the range but for sends that read the same bytes elsewhere. */
+static bool fills_in_flight(const mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
+                            const mca_coll_hdring_pml_program_t *program)
+{
+    if (NULL == t->same_bytes.buf || 0 == s->nsteps || !program->direct[0]) {
+        return false;
+    }
+    const hdring_step_t *st = &s->steps[0];
+    const size_t lo = t->same_bytes.off, hi = lo + t->same_bytes.count;
+    for (int k = 0; k < st->nsends + st->nrecvs; ++k) {
+        const hdring_msg_t *msg = &s->msgs[st->first + (size_t) k];
+        const bool overlaps = HDRING_BUF_OUT == msg->at.buf && msg->at.off < hi && lo < msg->at.off + msg->count;
+        if (overlaps && !program->msgs[st->first + (size_t) k].same_bytes) {
+            return false;
+        }
+    }
+    return true;
+}
+
 bool mca_coll_hdring_pml_compile(const mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,
                                  mca_coll_hdring_pml_program_t *program)
 {
@@ -41,6 +61,7 @@ bool mca_coll_hdring_pml_compile(const mca_coll_hdring_pml_t *t, const hdring_sc
         }
         program->direct[i] = direct;
     }
+    program->fill_in_flight = fills_in_flight(t, s, program);
     return true;
 }
 
@@ -106,6 +127,8 @@ int mca_coll_hdring_pml_replay(mca_coll_hdring_pml_t *t, const hdring_schedule_t
         rc = program->direct[i] && !t->poisoned
                  ? compiled_exchange(t, &program->msgs[st->first], st->nsends, st->nrecvs)
                  : hdring_schedule_step(&t->xport, s, i, live);
+        mca_coll_hdring_pml_fill(t); /* an unfilled range is filled by the end of the first step */
     }
+    mca_coll_hdring_pml_fill(t);
     return rc;
 }

@@ -54,6 +54,17 @@ static inline void mca_coll_hdring_pml_release(pml_message_t *m)
     }
 }
 
+/* The same_bytes range's copy, if it was left to this exchange (mca_coll_hdring_pml_same_bytes_unfilled). */
+static inline void mca_coll_hdring_pml_fill(mca_coll_hdring_pml_t *t)
+{
+    if (t->same_bytes.unfilled) {
+        char *range = t->base[HDRING_BUF_OUT] + (ptrdiff_t) t->same_bytes.off * t->extent;
+        t->same_bytes.unfilled = false;
+        t->same_bytes.fill_status = ompi_datatype_sndrcv(t->same_bytes.buf, t->same_bytes.n, t->same_bytes.type,
+                                                         range, (int) t->same_bytes.count, t->dtype);
+    }
+}
+
 /* A receive of m that found an empty message: poisons t if m's type has data (coll_hdring_transport.c). */
 void mca_coll_hdring_pml_empty_received(mca_coll_hdring_pml_t *t, const pml_message_t *m);
 
@@ -82,12 +93,17 @@ static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_exchange_
 
     if (NULL != recv) {
         pml_message_t *r = &recv->m;
-        rc = NULL == send ? MCA_PML_CALL(recv(r->addr, r->n, r->type, recv->peer, t->tag, t->comm, &status))
-                          : MCA_PML_CALL(irecv(r->addr, r->n, r->type, recv->peer, t->tag, t->comm, &req));
+        if (NULL == send) {
+            mca_coll_hdring_pml_fill(t);
+            rc = MCA_PML_CALL(recv(r->addr, r->n, r->type, recv->peer, t->tag, t->comm, &status));
+        } else {
+            rc = MCA_PML_CALL(irecv(r->addr, r->n, r->type, recv->peer, t->tag, t->comm, &req));
+        }
     }
     if (NULL != send && OMPI_SUCCESS == rc) {
         const pml_message_t *m = &send->m;
         rc = MCA_PML_CALL(send(m->addr, m->n, m->type, send->peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm));
+        mca_coll_hdring_pml_fill(t); /* while the receive's message is on its way */
         if (NULL != recv) {
             if (OMPI_SUCCESS != rc) { /* withdraw the receive: the caller may free its buffer */
                 ompi_request_cancel(req);

@@ -34,7 +34,8 @@ int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll
     const hdring_schedule_t *s = &m->schedule[coll];
     const int status = r->compiled ? mca_coll_hdring_pml_replay(t, s, &r->program)
                                    : hdring_schedule_replay(&t->xport, s);
-    const int rc = HDRING_OK == status && !t->poisoned ? OMPI_SUCCESS : mca_coll_hdring_pml_error(t, status);
+    const int rc = HDRING_OK == status && !t->poisoned ? t->same_bytes.fill_status
+                                                        : mca_coll_hdring_pml_error(t, status);
     mca_coll_hdring_scratch_release(t);
     if (m->config.verbose >= 3 && 0 == ompi_comm_rank(t->comm)) {
         opal_output(mca_coll_hdring_component.output, "hdring: %s repeated the previous call (schedule: %zu steps)",

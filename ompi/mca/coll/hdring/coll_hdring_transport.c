@@ -105,6 +105,7 @@ int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sid
                                       t->comm, &reqs[nreqs]));
         nreqs += OMPI_SUCCESS == rc;
     }
+    mca_coll_hdring_pml_fill(t);
     if (OMPI_SUCCESS == rc) {
         rc = ompi_request_wait_all((size_t) n, reqs, statuses);
         for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) {
@@ -407,6 +408,8 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t
     t->max_message = m->config.max_message_elements;
     t->same_bytes.buf = NULL;
     t->same_bytes.type = NULL;
+    t->same_bytes.unfilled = false;
+    t->same_bytes.fill_status = OMPI_SUCCESS;
     t->error = OMPI_SUCCESS;
     t->poisoned = false;
     t->inflight.used = 0;
@@ -448,4 +451,13 @@ void mca_coll_hdring_pml_same_bytes(mca_coll_hdring_pml_t *t, size_t off, size_t
     t->same_bytes.buf = buf;
     t->same_bytes.n = n;
     t->same_bytes.type = type;
+    t->same_bytes.unfilled = false;
+}
+
+void mca_coll_hdring_pml_same_bytes_unfilled(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf,
+                                             int n, struct ompi_datatype_t *type)
+{
+    mca_coll_hdring_pml_same_bytes(t, off, count, buf, n, type);
+    t->same_bytes.unfilled = true;
+    t->same_bytes.fill_status = OMPI_SUCCESS;
 }
