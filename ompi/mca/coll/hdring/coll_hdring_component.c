@@ -150,14 +150,9 @@ void mca_coll_hdring_report_here(const char *topic, ...)
     va_end(ap);
 }
 
-/* ob1 sends a message eagerly when it fits in the BTL's eager limit less the size of ob1's header union
- * (mca_pml_ob1_hdr_t, whose largest member is the rendezvous-get header): 56 bytes in Open MPI 4.1 on 64-bit
- * machines, as hdring_eager measures over vader and TCP (test/mpi). */
-#define PML_EAGER_HEADER_BYTES 56
-
 /* *bytes, or when coll_hdring_<param> was left at its default, the eager limit of BTL `btl` (if loaded) less
- * the PML's header: the model then follows btl_<btl>_eager_limit. The variables are found once (*own and
- * *theirs: -2 until then), as every new communicator takes a snapshot. */
+ * the PML's header (HDRING_PML_EAGER_HEADER_BYTES): the model then follows btl_<btl>_eager_limit. The variables
+ * are found once (*own and *theirs: -2 until then), as every new communicator takes a snapshot. */
 static void follow_btl_eager_limit(const char *param, const char *btl, int *own, int *theirs, double *bytes)
 {
     if (-2 == *own) {
@@ -171,7 +166,7 @@ static void follow_btl_eager_limit(const char *param, const char *btl, int *own,
         NULL == limit) {
         return;
     }
-    *bytes = *limit > PML_EAGER_HEADER_BYTES ? (double) (*limit - PML_EAGER_HEADER_BYTES) : 0;
+    *bytes = *limit > HDRING_PML_EAGER_HEADER_BYTES ? (double) (*limit - HDRING_PML_EAGER_HEADER_BYTES) : 0;
 }
 
 void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
