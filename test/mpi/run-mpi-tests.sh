@@ -519,21 +519,14 @@ suite_decision() {
     # range ends at the model's eager limit, which must be the PML's own: hdring_eager sends the largest message
     # the model takes for eager and one byte more, over vader at both limits
     local eager_ok=true limit
-    mpi 2 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env --types int --counts 1500
+    mpi 2 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg env --types int --counts 1500 &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$' || eager_ok=false
     limit=$(sed -En 's/^hdring: allreduce np=2 bytes=6000 alg=rhd \(auto: cost model.s fastest for p=2 from ([0-9]+) B .*/\1/p' "$LOG" | head -1)
-    if [ -n "$limit" ]; then
-        pml_sends_eagerly_up_to 4096 $((limit - 1)) || eager_ok=false
-    else
-        eager_ok=false
-    fi
+    [ -n "$limit" ] && pml_sends_eagerly_up_to 4096 $((limit - 1)) || eager_ok=false
     mpi 2 --mca btl_vader_eager_limit 8192 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce \
-        --alg env --types int --counts 1500
+        --alg env --types int --counts 1500 && has '[1-9][0-9]* (cases|checks), 0 failures$' || eager_ok=false
     limit=$(sed -En 's/^hdring: allreduce np=2 bytes=6000 alg=recursive_doubling \(auto: cost model.s fastest for p=2 from 0 B to ([0-9]+) B\)$/\1/p' "$LOG" | head -1)
-    if [ -n "$limit" ]; then
-        pml_sends_eagerly_up_to 8192 "$limit" || eager_ok=false
-    else
-        eager_ok=false
-    fi
+    [ -n "$limit" ] && pml_sends_eagerly_up_to 8192 "$limit" || eager_ok=false
     mpi 2 --mca btl_vader_eager_limit 8192 --mca coll_hdring_model_eager_bytes 4080 --mca coll_hdring_verbose 1 \
         "$bin/hdring_check" --coll allreduce --alg env --types int --counts 1500
     { [ $? -eq 0 ] && has '^hdring: allreduce np=2 bytes=6000 alg=rhd ' && has '[1-9][0-9]* (cases|checks), 0 failures$'; } ||

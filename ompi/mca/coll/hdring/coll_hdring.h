@@ -168,8 +168,7 @@ typedef struct mca_coll_hdring_pml {
         const void *buf;      /* NULL: no alternative source */
         int n;
         struct ompi_datatype_t *type;
-        bool unfilled;        /* the range does not hold them yet: the first exchange copies them in while its
-                                 messages are in flight (mca_coll_hdring_pml_fill; the repeat path) */
+        bool unfilled;        /* the range does not hold them yet (mca_coll_hdring_pml_contribute) */
         int fill_status;      /* that copy's Open MPI status */
     } same_bytes;
     int error;                /* Open MPI error behind HDRING_ERR_TRANSPORT, or the reason it is poisoned */
@@ -347,17 +346,15 @@ static inline bool mca_coll_hdring_in_locality_order(bool ordered) { return !ord
 void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t *m,
                               struct ompi_communicator_t *comm, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
                               int tag, bool locality_order);
-/* Sends of exactly elements [off, off + count) of OUT read (n, type) at buf instead, which holds the same
- * bytes: allgather's own contribution in the send buffer. The peer then reads memory this rank has not just
- * written (its copy into OUT): at 2 ranks on shared memory, sending the freshly written OUT block measured
- * 15% slower for 64 KiB to 4 MiB. */
-void mca_coll_hdring_pml_same_bytes(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf, int n,
-                                    struct ompi_datatype_t *type);
-/* The same, for a range OUT does not hold yet: the first exchange copies the bytes in after posting its messages
- * and before waiting for them, so the copy overlaps their flight (by the end of the first step at the latest).
- * Only where the compiled schedule allows it (mca_coll_hdring_pml_program_t.fill_in_flight). */
-void mca_coll_hdring_pml_same_bytes_unfilled(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf,
-                                             int n, struct ompi_datatype_t *type);
+/* Elements [off, off + count) of OUT are (n, type) at buf: allgather's own contribution in the send buffer.
+ * Sends of exactly that range read buf instead, so the peer reads memory this rank has not just written (at 2
+ * ranks on shared memory, sending the freshly written OUT block measured 15% slower for 64 KiB to 4 MiB). The
+ * bytes are copied into OUT now, or with in_flight by the first exchange, after it posts its messages and before
+ * it waits for them (by the end of the first step at the latest), so the copy overlaps their flight: only where
+ * the compiled schedule allows it (mca_coll_hdring_pml_program_t.fill_in_flight). OUT's base must be set. The
+ * copy's Open MPI status; in flight OMPI_SUCCESS, the copy's own kept in same_bytes.fill_status. */
+int mca_coll_hdring_pml_contribute(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf, int n,
+                                   struct ompi_datatype_t *type, bool in_flight);
 /* Runs the rest of the call poisoned: every message it sends or receives is empty (no buffer is touched) and
  * reductions and copies do nothing, so the peers still find each message of the schedule and no rank waits
  * forever. A rank that receives an empty message where it expects data is poisoned by it (OMPI_ERROR) and
@@ -420,7 +417,7 @@ static inline mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring
     return t;
 }
 /* Whether the collective's kept call lets the first exchange fill the same_bytes range
- * (mca_coll_hdring_pml_same_bytes_unfilled). */
+ * (mca_coll_hdring_pml_contribute). */
 static inline bool mca_coll_hdring_repeat_fills_in_flight(const mca_coll_hdring_module_t *m,
                                                           mca_coll_hdring_coll_t coll)
 {

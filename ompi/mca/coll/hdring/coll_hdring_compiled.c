@@ -129,6 +129,5 @@ int mca_coll_hdring_pml_replay(mca_coll_hdring_pml_t *t, const hdring_schedule_t
                  : hdring_schedule_step(&t->xport, s, i, live);
         mca_coll_hdring_pml_fill(t); /* an unfilled range is filled by the end of the first step */
     }
-    mca_coll_hdring_pml_fill(t);
     return rc;
 }

@@ -31,7 +31,7 @@ static inline int mca_coll_hdring_pml_comm_rank(const mca_coll_hdring_pml_t *t, 
 }
 
 /* Whether a send of count elements at `at` (a base location) reads t's same_bytes instead
- * (mca_coll_hdring_pml_same_bytes). */
+ * (mca_coll_hdring_pml_contribute). */
 static inline bool mca_coll_hdring_pml_reads_same_bytes(const mca_coll_hdring_pml_t *t, hdring_loc_t at,
                                                         size_t count)
 {
@@ -54,7 +54,7 @@ static inline void mca_coll_hdring_pml_release(pml_message_t *m)
     }
 }
 
-/* The same_bytes range's copy, if it was left to this exchange (mca_coll_hdring_pml_same_bytes_unfilled). */
+/* The same_bytes range's copy, if it is still to be made (mca_coll_hdring_pml_contribute). */
 static inline void mca_coll_hdring_pml_fill(mca_coll_hdring_pml_t *t)
 {
     if (t->same_bytes.unfilled) {

@@ -443,21 +443,18 @@ int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc)
     }
 }
 
-void mca_coll_hdring_pml_same_bytes(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf, int n,
-                                    struct ompi_datatype_t *type)
+int mca_coll_hdring_pml_contribute(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf, int n,
+                                   struct ompi_datatype_t *type, bool in_flight)
 {
     t->same_bytes.off = off;
     t->same_bytes.count = count;
     t->same_bytes.buf = buf;
     t->same_bytes.n = n;
     t->same_bytes.type = type;
-    t->same_bytes.unfilled = false;
-}
-
-void mca_coll_hdring_pml_same_bytes_unfilled(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf,
-                                             int n, struct ompi_datatype_t *type)
-{
-    mca_coll_hdring_pml_same_bytes(t, off, count, buf, n, type);
     t->same_bytes.unfilled = true;
     t->same_bytes.fill_status = OMPI_SUCCESS;
+    if (!in_flight) {
+        mca_coll_hdring_pml_fill(t);
+    }
+    return t->same_bytes.fill_status;
 }
