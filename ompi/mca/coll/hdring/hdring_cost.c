@@ -776,16 +776,19 @@ double hdring_cost_bcast_scatter_rhd(hdring_alg_t self, const hdring_model_t *m,
  * A chain of p ranks in locality order from the root: p-1 links, one per node boundary across nodes when ranks
  * are grouped by node (with the root first on its node), every one otherwise. A segment of s bytes takes
  * t_e = alpha_e + s beta_e on link e; a rank passes one segment on while it receives the next, so segments leave
- * the chain at the pace of its slowest link: k segments take sum_e t_e + (k - 1) max_e t_e. A segment size that
- * does not divide n is priced as its k = ceil(n / size) segments made equal, of n / k (exact when it divides). */
+ * the chain at the pace of its slowest link: k segments take sum_e t_e + (k - 1) max_e t_e. At most k links
+ * carry a segment at once, so min(k, p-1) ranks share the cores (crowding). A segment size that does not divide
+ * n is priced as its k = ceil(n / size) segments made equal, of n / k (exact when it divides). */
 typedef struct chain {
     link_t local, net;
     int nlocal, nnet; /* links of each kind */
 } chain_t;
 
-static chain_t chain_links(const hdring_model_t *m)
+/* The chain's links when k segments flow down it. */
+static chain_t chain_links(const hdring_model_t *m, double k)
 {
-    chain_t c = {local_link(m, m->p - 1), link_next(m), m->p - 1, 0};
+    const int busy = k < m->p - 1 ? (int) k : m->p - 1;
+    chain_t c = {local_link(m, busy), link_next(m), m->p - 1, 0};
     if (m->shape.nodes > 1) {
         c.nnet = grouped(m) ? m->shape.nodes - 1 : m->p - 1;
         c.nlocal = m->p - 1 - c.nnet;
@@ -793,41 +796,45 @@ static chain_t chain_links(const hdring_model_t *m)
     return c;
 }
 
-static double chain_time(const chain_t *c, double n, double segment)
+static double chain_time(const hdring_model_t *m, double n, double segment)
 {
     if (n <= 0) {
         return 0;
     }
     const double k = segment > 0 && segment < n ? ceil(n / segment) : 1, s = n / k;
-    const double t_local = c->nlocal > 0 ? transfer(c->local, s) : 0, t_net = c->nnet > 0 ? transfer(c->net, s) : 0;
-    return c->nlocal * t_local + c->nnet * t_net + (k - 1) * max2(t_local, t_net);
+    const chain_t c = chain_links(m, k);
+    const double t_local = c.nlocal > 0 ? transfer(c.local, s) : 0, t_net = c.nnet > 0 ? transfer(c.net, s) : 0;
+    return c.nlocal * t_local + c.nnet * t_net + (k - 1) * max2(t_local, t_net);
 }
 
 /* m->segment, or the segment size of the number of segments k minimising the chain's time: with the slowest
  * link's alpha_m and beta_m and the links' betas summing to B, the time is const + k alpha_m + n (B - beta_m) / k,
- * least at k = sqrt(n (B - beta_m) / alpha_m). Either kind of link may be the slowest: both candidates (and one
- * segment) are tried, whole bytes. */
+ * least at k = sqrt(n (B - beta_m) / alpha_m). Either kind of link may be the slowest, and the links are those of
+ * few segments (uncrowded) or of many (crowded): the four candidates, the eager limit and one segment are tried,
+ * whole bytes. */
 double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
 {
     if (m->segment > 0) {
         return m->segment;
     }
-    const chain_t c = chain_links(m);
-    const link_t *kinds[2] = {&c.local, &c.net};
-    const double sum_beta = c.nlocal * c.local.beta + c.nnet * c.net.beta;
-    double best = n, best_time = chain_time(&c, n, n);
-
-    for (int i = 0; i < 2; ++i) {
-        if (kinds[i]->alpha <= 0 || sum_beta <= kinds[i]->beta) {
-            continue;
-        }
-        const double k = floor(sqrt(n * (sum_beta - kinds[i]->beta) / kinds[i]->alpha));
-        for (double kk = k; kk <= k + 1; ++kk) {
-            const double segment = kk >= 1 ? ceil(n / kk) : n;
-            consider(segment, chain_time(&c, n, segment), &best, &best_time);
-        }
-        if (kinds[i]->eager > 0 && kinds[i]->eager < n) {
-            consider(kinds[i]->eager, chain_time(&c, n, kinds[i]->eager), &best, &best_time);
+    double best = n, best_time = chain_time(m, n, n);
+    const double segment_counts[2] = {1, m->p}; /* few segments: uncrowded links; many: crowded */
+    for (int j = 0; j < 2; ++j) {
+        const chain_t c = chain_links(m, segment_counts[j]);
+        const link_t *kinds[2] = {&c.local, &c.net};
+        const double sum_beta = c.nlocal * c.local.beta + c.nnet * c.net.beta;
+        for (int i = 0; i < 2; ++i) {
+            if (kinds[i]->alpha <= 0 || sum_beta <= kinds[i]->beta) {
+                continue;
+            }
+            const double k = floor(sqrt(n * (sum_beta - kinds[i]->beta) / kinds[i]->alpha));
+            for (double kk = k; kk <= k + 1; ++kk) {
+                const double segment = kk >= 1 ? ceil(n / kk) : n;
+                consider(segment, chain_time(m, n, segment), &best, &best_time);
+            }
+            if (kinds[i]->eager > 0 && kinds[i]->eager < n) {
+                consider(kinds[i]->eager, chain_time(m, n, kinds[i]->eager), &best, &best_time);
+            }
         }
     }
     return best;
@@ -836,8 +843,7 @@ double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
 double hdring_cost_bcast_chain(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
     (void) self, (void) phase;
-    const chain_t c = chain_links(m);
-    return chain_time(&c, n, hdring_segment_bcast_chain(m, n));
+    return chain_time(m, n, hdring_segment_bcast_chain(m, n));
 }
 
 /* The double binary tree: each half of the message in k segments of s = n/(2k) bytes down its tree, the last
