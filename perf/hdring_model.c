@@ -24,7 +24,7 @@
  * the values whose choices lose least against the measured fastest algorithm (the geometric mean of measured time
  * of the model's choice over the best measured time); it prints them as MCA parameters with that regret and the
  * worst case, and warns when a value sits on the edge of the grid or the data cannot pin it down. --regret
- * reports that loss for the parameters given before it. With --network the fit is printed as the network
+ * reports that loss for the parameters given before it, and the ten points where the model's pick loses most. With --network the fit is printed as the network
  * parameters, for measurements taken across nodes (one rank per node).
  */
 #include <errno.h>
@@ -224,21 +224,21 @@ static void crossovers(hdring_coll_t coll, int p, const options_t *o)
 /* ---- --fit ---- */
 
 #define MAX_POINTS 4096
-#define MAX_ALGS 8
 
 typedef struct point { /* one (collective, p, size) with the measured time of each algorithm */
-    hdring_coll_t coll;
+    char name[32];      /* the collective as measured: reduce_scatter and reduce_scatter_block apart */
+    hdring_coll_t coll; /* ... and as the model prices it */
     int p;
     double bytes;
     int nalgs;
-    hdring_alg_t alg[MAX_ALGS];
-    double us[MAX_ALGS];
+    hdring_alg_t alg[HDRING_NALGS];
+    double us[HDRING_NALGS];
 } point_t;
 
 static int read_points(const char *file, point_t *pts)
 {
     FILE *f = fopen(file, "r");
-    char line[256], cname[64], aname[64];
+    char line[256], cname[32], aname[64];
     int n = 0, p;
     double bytes, us;
     if (NULL == f) {
@@ -250,7 +250,7 @@ static int read_points(const char *file, point_t *pts)
         for (char *c = line; *c; ++c) {
             *c = ',' == *c ? ' ' : *c;
         }
-        if (5 != sscanf(line, "%63s %d %63s %lf %lf", cname, &p, aname, &bytes, &us) || 0 != coll_of(cname, &coll) ||
+        if (5 != sscanf(line, "%31s %d %63s %lf %lf", cname, &p, aname, &bytes, &us) || 0 != coll_of(cname, &coll) ||
             bytes <= 0) {
             continue;
         }
@@ -259,35 +259,49 @@ static int read_points(const char *file, point_t *pts)
             continue;
         }
         int i = 0;
-        while (i < n && !(pts[i].coll == coll && pts[i].p == p && pts[i].bytes == bytes)) {
+        while (i < n && !(0 == strcmp(pts[i].name, cname) && pts[i].p == p && pts[i].bytes == bytes)) {
             ++i;
         }
         if (i == n) {
             if (n == MAX_POINTS) {
-                break;
+                fprintf(stderr, "hdring_model: %s has more than %d collective/p/size points\n", file, MAX_POINTS);
+                exit(2);
             }
-            pts[n++] = (point_t){coll, p, bytes, 0, {0}, {0}};
+            pts[n] = (point_t){"", coll, p, bytes, 0, {0}, {0}};
+            strcpy(pts[n++].name, cname);
         }
-        if (pts[i].nalgs < MAX_ALGS) {
-            pts[i].alg[pts[i].nalgs] = alg;
-            pts[i].us[pts[i].nalgs++] = us;
+        for (int a = 0; a < pts[i].nalgs; ++a) {
+            if (pts[i].alg[a] == alg) {
+                fprintf(stderr, "hdring_model: %s measures %s of %g B at p=%d by %s twice\n", file, cname, bytes, p,
+                        aname);
+                exit(2);
+            }
         }
+        pts[i].alg[pts[i].nalgs] = alg; /* a collective's algorithms are distinct: at most HDRING_NALGS */
+        pts[i].us[pts[i].nalgs++] = us;
     }
     fclose(f);
     return n;
 }
 
-/* log of (measured time of the model's pick / best measured time) at one point, on a node of `cores` cores */
-static double regret(const point_t *pt, const hdring_cost_params_t *c, int cores)
+/* The model's pick at one point, on a node of `cores` cores, and the fastest measured (indices into pt->alg). */
+static void pick_and_fastest(const point_t *pt, const hdring_cost_params_t *c, int cores, int *pick, int *fastest)
 {
     hdring_model_t m = hdring_model_single(pt->p, false, c);
     m.shape.cores = cores;
-    const int pick = winner(pt->alg, pt->nalgs, &m, pt->bytes);
-    int best = 0;
+    *pick = winner(pt->alg, pt->nalgs, &m, pt->bytes);
+    *fastest = 0;
     for (int a = 1; a < pt->nalgs; ++a) {
-        best = pt->us[a] < pt->us[best] ? a : best;
+        *fastest = pt->us[a] < pt->us[*fastest] ? a : *fastest;
     }
-    return log(pt->us[pick] / pt->us[best]);
+}
+
+/* log of (measured time of the model's pick / best measured time) at one point */
+static double regret(const point_t *pt, const hdring_cost_params_t *c, int cores)
+{
+    int pick, fastest;
+    pick_and_fastest(pt, c, cores, &pick, &fastest);
+    return log(pt->us[pick] / pt->us[fastest]);
 }
 
 /* Sum of log regrets, and the worst, of following the model with parameters c. */
@@ -314,6 +328,39 @@ static void report(const char *what, int n, const char *file, double sum, double
     printf("coll_hdring_model_reduce_mbs = %g\n", reduce_mbs);
 }
 
+/* The points where following the model loses most, worst first: what to measure again or model better. */
+#define LOSSES_SHOWN 10
+
+static void print_losses(const point_t *pts, int n, const hdring_cost_params_t *c, int cores)
+{
+    int shown[LOSSES_SHOWN], nshown = 0;
+    double last = INFINITY;
+    while (nshown < LOSSES_SHOWN) { /* the next largest loss below the last one shown */
+        int next = -1;
+        double r_next = 0;
+        for (int q = 0; q < n; ++q) {
+            const double r = regret(&pts[q], c, cores);
+            bool taken = false;
+            for (int k = 0; k < nshown; ++k) {
+                taken = taken || shown[k] == q;
+            }
+            if (!taken && r > 0 && r <= last && r > r_next) {
+                next = q, r_next = r;
+            }
+        }
+        if (next < 0) {
+            break;
+        }
+        int pick, fastest;
+        pick_and_fastest(&pts[next], c, cores, &pick, &fastest);
+        printf("# loses %.0f%%: %s p=%d %.0f B: the model's %s %.2f us, %s %.2f us\n", (exp(r_next) - 1) * 100,
+               pts[next].name, pts[next].p, pts[next].bytes, hdring_alg_name(pts[next].alg[pick]),
+               pts[next].us[pick], hdring_alg_name(pts[next].alg[fastest]), pts[next].us[fastest]);
+        shown[nshown++] = next;
+        last = r_next;
+    }
+}
+
 /* The regret of the given parameters on measurements. */
 static void evaluate(const char *file, const options_t *o)
 {
@@ -328,6 +375,7 @@ static void evaluate(const char *file, const options_t *o)
     }
     const double sum = total_regret(pts, n, &c, o->cores, &worst);
     report("evaluated", n, file, sum, worst, o->latency_us, o->bandwidth_mbs, o->reduce_mbs, "");
+    print_losses(pts, n, &c, o->cores);
 }
 
 #define GRID 40

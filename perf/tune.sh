@@ -62,6 +62,8 @@ echo "tune.sh: 3/3 fit ($cores cores)"
 _build/perf/hdring_model --cores "$cores" --fit "$outdir/compare.csv" | tee "$outdir/fit.txt"
 _build/perf/hdring_model --cores "$cores" --regret "$outdir/compare.csv" >"$outdir/defaults.txt"
 echo "tune.sh: the component's defaults on the same data: $(head -1 "$outdir/defaults.txt" | sed 's/^# evaluated //')"
+echo "tune.sh: where they lose most:"
+grep '^# loses' "$outdir/defaults.txt" | head -3
 if grep -q WARNING "$outdir/fit.txt"; then
     echo "tune.sh: the fit printed warnings (above): do not use its parameters as they are; measure more rank counts"
     echo "tune.sh: or sizes (-n), or keep the defaults"

@@ -514,6 +514,30 @@ suite_decision() {
     else
         fail "hdring_model --crossovers prints the ranges the trace shows (np=6)" "not in hdring_model's output:$missing"
     fi
+    # hdring_model --regret: what following the model loses on measurements, and the points where it loses; a
+    # reduce_scatter and a reduce_scatter_block of one size are two points, a row measured twice is an error
+    local csv pick other regret dup
+    csv=$(mktemp)
+    pick=$("$HDRING_MODEL" --coll allreduce --p 2 --bytes 8 | awk '$1 == 8 {print $NF}')
+    other=ring
+    [ "$pick" != ring ] || other=rhd
+    printf '%s\n' collective,p,algorithm,bytes,us "allreduce,2,$pick,8,2.0" "allreduce,2,$other,8,1.0" \
+        reduce_scatter,2,ring,16,1.0 reduce_scatter,2,rhd,16,1.0 \
+        reduce_scatter_block,2,ring,16,1.0 reduce_scatter_block,2,rhd,16,1.0 >"$csv"
+    regret=$("$HDRING_MODEL" --regret "$csv")
+    echo "allreduce,2,$pick,8,3.0" >>"$csv"
+    dup=$("$HDRING_MODEL" --regret "$csv" 2>&1)
+    local dup_rc=$?
+    rm -f "$csv"
+    if grep -q '^# evaluated on 3 measured points .*costs 26\.0% over the measured fastest on average (geometric), 100% at worst$' <<<"$regret" &&
+        [ "$(grep -c '^# loses' <<<"$regret")" -eq 1 ] &&
+        grep -qxF "# loses 100%: allreduce p=2 8 B: the model's $pick 2.00 us, $other 1.00 us" <<<"$regret" &&
+        [ $dup_rc -eq 2 ] && grep -q "measures allreduce of 8 B at p=2 by $pick twice" <<<"$dup"; then
+        pass "hdring_model --regret: the loss on 3 points, the one point where the model's $pick loses, a row twice refused"
+    else
+        fail "hdring_model --regret: the loss on 3 points, the one point where the model's $pick loses, a row twice refused" \
+            "$regret / $dup (exit $dup_rc)"
+    fi
     # the model's eager limit follows vader's: 6000 B at 2 ranks is one message over 4 KiB for recursive doubling,
     # two under it for rhd, and one under an 8 KiB limit; a limit set for hdring itself wins. Recursive doubling's
     # range ends at the model's eager limit, which must be the PML's own: hdring_eager sends the largest message
