@@ -182,6 +182,8 @@ int util_cvar_read_int(const char *name, int *value) { return cvar_read(name, MP
 
 int util_cvar_read_double(const char *name, double *value) { return cvar_read(name, MPI_DOUBLE, value); }
 
+int util_cvar_read_ulong(const char *name, unsigned long *value) { return cvar_read(name, MPI_UNSIGNED_LONG, value); }
+
 long util_sum(MPI_Comm comm, long v)
 {
     int rank, size;

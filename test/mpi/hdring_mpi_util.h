@@ -22,10 +22,11 @@ int util_cvar_write(const char *name, const char *value);
  * enum's order. Returns 0 on success, 1 if the variable does not exist, -1 on error. */
 int util_cvar_enum_names(const char *name, char *out, size_t len);
 
-/* Read an integer (a double) MCA variable through MPI_T. Returns 0 on success, 1 if it does not exist, -1 on
- * error. */
+/* Read an integer (a double, a size: unsigned long) MCA variable through MPI_T. Returns 0 on success, 1 if it
+ * does not exist, -1 on error. */
 int util_cvar_read_int(const char *name, int *value);
 int util_cvar_read_double(const char *name, double *value);
+int util_cvar_read_ulong(const char *name, unsigned long *value);
 
 /* The MPI collectives hdring serves, as its MCA parameters name them (coll_hdring_<name>_algorithm). */
 #define UTIL_NCOLLS 5

@@ -568,6 +568,17 @@ suite_decision() {
     else
         fail "coll_hdring_model_network_eager_bytes' default (${limit:-not found}) is the largest message ob1 sends eagerly over TCP"
     fi
+    # hdring-tune's model takes the eager limits the component's takes: the BTL's less ob1's header, unless set
+    local tune_ok=true said="^# the model's eager limits \(the largest message the PML sends without a rendezvous\):"
+    measured 3 mpi 2 --mca btl_vader_eager_limit 8192 "${HDRING_TUNE:?}" --quick --print &&
+        has "$said 8136 B within a node, ${limit:-65480} B between nodes$" || tune_ok=false
+    measured 3 mpi 2 --mca btl_vader_eager_limit 8192 --mca coll_hdring_model_eager_bytes 3000 "$HDRING_TUNE" \
+        --quick --print && has "$said 3000 B within a node, " || tune_ok=false
+    if $tune_ok; then
+        pass "hdring-tune's model follows btl_vader_eager_limit 8192 (8136 B) as the component's does, unless coll_hdring_model_eager_bytes is set (np=2)"
+    else
+        fail "hdring-tune's model follows btl_vader_eager_limit 8192 (8136 B) as the component's does, unless coll_hdring_model_eager_bytes is set (np=2)"
+    fi
     # a node with fewer cores than ranks: the model charges steps that keep more ranks busy than cores (2 here)
     # longer, so recursive halving-doubling (pairs, a fold) reduces 1 MB where a core per rank takes the ring (every
     # rank reducing at every step)
