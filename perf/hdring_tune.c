@@ -473,7 +473,7 @@ static void follow_btl_eager_limit(const char *btl_limit, double default_bytes, 
 {
     unsigned long limit;
     if (default_bytes == *bytes && 0 == util_cvar_read_ulong(btl_limit, &limit)) {
-        *bytes = limit > HDRING_PML_EAGER_HEADER_BYTES ? (double) (limit - HDRING_PML_EAGER_HEADER_BYTES) : 0;
+        *bytes = hdring_pml_eager_bytes(limit);
     }
 }
 

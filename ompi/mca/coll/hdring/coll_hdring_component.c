@@ -151,7 +151,7 @@ void mca_coll_hdring_report_here(const char *topic, ...)
 }
 
 /* *bytes, or when coll_hdring_<param> was left at its default, the eager limit of BTL `btl` (if loaded) less
- * the PML's header (HDRING_PML_EAGER_HEADER_BYTES): the model then follows btl_<btl>_eager_limit. The variables
+ * the PML's header (hdring_pml_eager_bytes): the model then follows btl_<btl>_eager_limit. The variables
  * are found once (*own and *theirs: -2 until then), as every new communicator takes a snapshot. */
 static void follow_btl_eager_limit(const char *param, const char *btl, int *own, int *theirs, double *bytes)
 {
@@ -166,7 +166,7 @@ static void follow_btl_eager_limit(const char *param, const char *btl, int *own,
         NULL == limit) {
         return;
     }
-    *bytes = *limit > HDRING_PML_EAGER_HEADER_BYTES ? (double) (*limit - HDRING_PML_EAGER_HEADER_BYTES) : 0;
+    *bytes = hdring_pml_eager_bytes(*limit);
 }
 
 void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)

@@ -26,4 +26,11 @@
 #define HDRING_DEFAULT_EAGER_BYTES (4096.0 - HDRING_PML_EAGER_HEADER_BYTES)
 #define HDRING_DEFAULT_NETWORK_EAGER_BYTES (65536.0 - HDRING_PML_EAGER_HEADER_BYTES)
 
+/* The largest message ob1 sends eagerly over a BTL of that eager limit (btl_<btl>_eager_limit). */
+static inline double hdring_pml_eager_bytes(unsigned long btl_eager_limit)
+{
+    return btl_eager_limit > HDRING_PML_EAGER_HEADER_BYTES ? (double) (btl_eager_limit - HDRING_PML_EAGER_HEADER_BYTES)
+                                                           : 0;
+}
+
 #endif
