@@ -24,8 +24,9 @@
  * the values whose choices lose least against the measured fastest algorithm (the geometric mean of measured time
  * of the model's choice over the best measured time); it prints them as MCA parameters with that regret and the
  * worst case, and warns when a value sits on the edge of the grid or the data cannot pin it down. --regret
- * reports that loss for the parameters given before it, and the ten points where the model's pick loses most. With --network the fit is printed as the network
- * parameters, for measurements taken across nodes (one rank per node).
+ * reports that loss for the parameters given before it, and the ten points where the model's pick loses most.
+ * With --network the fit is printed as the network parameters, for measurements taken across nodes (one rank per
+ * node).
  */
 #include <errno.h>
 #include <math.h>
@@ -331,33 +332,31 @@ static void report(const char *what, int n, const char *file, double sum, double
 /* The points where following the model loses most, worst first: what to measure again or model better. */
 #define LOSSES_SHOWN 10
 
+typedef struct loss {
+    double regret;
+    int point;
+} loss_t;
+
+static int larger_loss_first(const void *a, const void *b)
+{
+    const loss_t *x = a, *y = b;
+    return x->regret != y->regret ? (x->regret < y->regret) - (x->regret > y->regret) : x->point - y->point;
+}
+
 static void print_losses(const point_t *pts, int n, const hdring_cost_params_t *c, int cores)
 {
-    int shown[LOSSES_SHOWN], nshown = 0;
-    double last = INFINITY;
-    while (nshown < LOSSES_SHOWN) { /* the next largest loss below the last one shown */
-        int next = -1;
-        double r_next = 0;
-        for (int q = 0; q < n; ++q) {
-            const double r = regret(&pts[q], c, cores);
-            bool taken = false;
-            for (int k = 0; k < nshown; ++k) {
-                taken = taken || shown[k] == q;
-            }
-            if (!taken && r > 0 && r <= last && r > r_next) {
-                next = q, r_next = r;
-            }
-        }
-        if (next < 0) {
-            break;
-        }
+    static loss_t losses[MAX_POINTS];
+    for (int q = 0; q < n; ++q) {
+        losses[q] = (loss_t){regret(&pts[q], c, cores), q};
+    }
+    qsort(losses, (size_t) n, sizeof(*losses), larger_loss_first);
+    for (int k = 0; k < n && k < LOSSES_SHOWN && losses[k].regret > 0; ++k) {
+        const point_t *pt = &pts[losses[k].point];
         int pick, fastest;
-        pick_and_fastest(&pts[next], c, cores, &pick, &fastest);
-        printf("# loses %.0f%%: %s p=%d %.0f B: the model's %s %.2f us, %s %.2f us\n", (exp(r_next) - 1) * 100,
-               pts[next].name, pts[next].p, pts[next].bytes, hdring_alg_name(pts[next].alg[pick]),
-               pts[next].us[pick], hdring_alg_name(pts[next].alg[fastest]), pts[next].us[fastest]);
-        shown[nshown++] = next;
-        last = r_next;
+        pick_and_fastest(pt, c, cores, &pick, &fastest);
+        printf("# loses %.0f%%: %s p=%d %.0f B: the model's %s %.2f us, %s %.2f us\n", (exp(losses[k].regret) - 1) * 100,
+               pt->name, pt->p, pt->bytes, hdring_alg_name(pt->alg[pick]), pt->us[pick], hdring_alg_name(pt->alg[fastest]),
+               pt->us[fastest]);
     }
 }
 
