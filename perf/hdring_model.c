@@ -354,9 +354,9 @@ static void print_losses(const point_t *pts, int n, const hdring_cost_params_t *
         const point_t *pt = &pts[losses[k].point];
         int pick, fastest;
         pick_and_fastest(pt, c, cores, &pick, &fastest);
-        printf("# loses %.0f%%: %s p=%d %.0f B: the model's %s %.2f us, %s %.2f us\n", (exp(losses[k].regret) - 1) * 100,
-               pt->name, pt->p, pt->bytes, hdring_alg_name(pt->alg[pick]), pt->us[pick], hdring_alg_name(pt->alg[fastest]),
-               pt->us[fastest]);
+        printf("# loses %.0f%%: %s p=%d %.0f B: the model's %s %.2f us, %s %.2f us\n",
+               (exp(losses[k].regret) - 1) * 100, pt->name, pt->p, pt->bytes, hdring_alg_name(pt->alg[pick]),
+               pt->us[pick], hdring_alg_name(pt->alg[fastest]), pt->us[fastest]);
     }
 }
 
