@@ -447,12 +447,18 @@ END_TEST
  * bcast only its levels with more receivers than cores (p = 8, 2 cores: levels of 1, 2 and 4 receivers), the
  * chain min(k, p-1)/C for its k segments (no more links carry one at once), and a fold only where its pairs
  * outnumber the cores. */
-static double on_cores(hdring_alg_t alg, int p, int cores, double n)
+static double on_cores_in_segments(hdring_alg_t alg, int p, int cores, double n, double segment)
 {
     const hdring_cost_params_t c = {1, 1e-3, 3e-4, 1e-3, 0};
     hdring_model_t m = hdring_model_single(p, false, &c);
     m.shape.cores = cores;
+    m.segment = segment;
     return hdring_cost_time(alg, &m, n, NULL);
+}
+
+static double on_cores(hdring_alg_t alg, int p, int cores, double n)
+{
+    return on_cores_in_segments(alg, p, cores, n, 0);
 }
 
 START_TEST(crowded_cores_slow_the_steps_that_outnumber_them)
@@ -476,14 +482,10 @@ START_TEST(crowded_cores_slow_the_steps_that_outnumber_them)
                             1e-9);
     ck_assert_double_eq_tol(on_cores(HDRING_ALG_BCAST_CHAIN, 7, 2, n), 3 * on_cores(HDRING_ALG_BCAST_CHAIN, 7, 0, n),
                             1e-9);
-    const hdring_cost_params_t c = {1, 1e-3, 3e-4, 1e-3, 0};
-    hdring_model_t chain = hdring_model_single(8, false, &c);
-    chain.shape.cores = 2;
-    chain.segment = n / 2; /* 2 segments: 2 ranks copy at once, 7 + 1 segment times */
-    ck_assert_double_eq_tol(hdring_cost_time(HDRING_ALG_BCAST_CHAIN, &chain, n, NULL), 8 * (1 + n / 2 * 1e-3), 1e-9);
-    chain.segment = n / 4; /* 4 segments: 4 ranks on 2 cores, 7 + 3 segment times twice as long */
-    ck_assert_double_eq_tol(hdring_cost_time(HDRING_ALG_BCAST_CHAIN, &chain, n, NULL), 10 * 2 * (1 + n / 4 * 1e-3),
-                            1e-9);
+    /* 2 segments: 2 ranks copy at once, 7 + 1 segment times; 4: 4 ranks on 2 cores, 7 + 3 twice as long */
+    ck_assert_double_eq_tol(on_cores_in_segments(HDRING_ALG_BCAST_CHAIN, 8, 2, n, n / 2), 8 * (1 + n / 2 * 1e-3), 1e-9);
+    ck_assert_double_eq_tol(on_cores_in_segments(HDRING_ALG_BCAST_CHAIN, 8, 2, n, n / 4),
+                            10 * 2 * (1 + n / 4 * 1e-3), 1e-9);
     /* p = 5: one pair folds (2 ranks busy, then 1), the 4 survivors run recursive doubling */
     const double fold = 2 * a + n * 3e-4, step = a + n * 3e-4;
     ck_assert_double_eq_tol(on_cores(HDRING_ALG_ALLREDUCE_RECURSIVE_DOUBLING, 5, 2, n), fold + 2 * 2 * step, 1e-9);
