@@ -344,6 +344,35 @@ suite_matrix() {
         check "every collective with messages carried by derived datatypes (max_message_elements 7), np=$np" \
             "$np" --mca coll_hdring_max_message_elements 7 "$HDRING_TESTBIN/hdring_check" --quick
     done
+    # Messages of 257 B to coll_hdring_inline_pieces_bytes between ranks of a node with more ranks than cores go to
+    # the PML in pieces of at most 256 B: every collective and algorithm with pieces up to the largest setting
+    for np in 3 5; do
+        check "every collective with messages in pieces up to 2048 B (inline_pieces_bytes 2048), np=$np" "$np" \
+            --mca coll_hdring_model_cores 1 --mca coll_hdring_inline_pieces_bytes 2048 "$HDRING_TESTBIN/hdring_check" --quick
+    done
+    # and how many: hdring_pieces counts the messages one binomial bcast sends to rank 1 (2 ranks counted on one
+    # core), at the limits; whole with pieces off, with a core per rank, with the ranks on two nodes by the node map
+    # (a piece would pay the network's latency); a value out of range is reported and the default used
+    local pieces_ok=true bcast=(--mca coll_hdring_bcast_algorithm binomial) one_core=(--mca coll_hdring_model_cores 1)
+    mpi 2 "${bcast[@]}" "${one_core[@]}" "$HDRING_TESTBIN/hdring_pieces" 256 257 1024 1025 &&
+        has '^hdring_pieces: 256 B 1 messages$' && has '^hdring_pieces: 257 B 2 messages$' &&
+        has '^hdring_pieces: 1024 B 4 messages$' && has '^hdring_pieces: 1025 B 1 messages$' || pieces_ok=false
+    mpi 2 "${bcast[@]}" "${one_core[@]}" --mca coll_hdring_inline_pieces_bytes 2048 "$HDRING_TESTBIN/hdring_pieces" 2048 &&
+        has '^hdring_pieces: 2048 B 8 messages$' || pieces_ok=false
+    mpi 2 "${bcast[@]}" "${one_core[@]}" --mca coll_hdring_inline_pieces_bytes 0 "$HDRING_TESTBIN/hdring_pieces" 1024 &&
+        has '^hdring_pieces: 1024 B 1 messages$' || pieces_ok=false
+    mpi 2 "${bcast[@]}" --mca coll_hdring_model_cores -1 "$HDRING_TESTBIN/hdring_pieces" 1024 &&
+        has '^hdring_pieces: 1024 B 1 messages$' || pieces_ok=false
+    mpi 2 "${bcast[@]}" "${one_core[@]}" --mca coll_hdring_node_map 0,1 "$HDRING_TESTBIN/hdring_pieces" 1024 &&
+        has '^hdring_pieces: 1024 B 1 messages$' || pieces_ok=false
+    mpi 2 "${bcast[@]}" "${one_core[@]}" --mca coll_hdring_inline_pieces_bytes 5000 "$HDRING_TESTBIN/hdring_pieces" 1024 &&
+        has '^hdring_pieces: 1024 B 4 messages$' &&
+        has 'coll_hdring_inline_pieces_bytes is 5000; it must be from 0' || pieces_ok=false
+    if $pieces_ok; then
+        pass "messages of 257 B to inline_pieces_bytes go in pieces of 256 B on a node of more ranks than cores; whole when off, with a core per rank, across nodes (np=2)"
+    else
+        fail "messages of 257 B to inline_pieces_bytes go in pieces of 256 B on a node of more ranks than cores; whole when off, with a core per rank, across nodes (np=2)"
+    fi
     # Pipelined algorithms in segments the model would not choose: one byte, 7 (cutting elements of every
     # datatype), and 4 KiB, with every algorithm and auto. Bcast in one-byte segments leaves out the largest
     # count (40003 elements: hundreds of thousands of messages a call, 19 s on the idle machine, past the time limit

@@ -26,6 +26,7 @@
 #include "opal/threads/mutex.h"
 
 #include "hdring_algorithms.h"
+#include "hdring_defaults.h"
 #include "hdring_plan.h"
 #include "hdring_schedule.h"
 #include "hdring_topo.h"
@@ -64,6 +65,7 @@ typedef struct mca_coll_hdring_config {
     size_t scratch_cache_bytes;
     int replay_calls; /* consecutive calls with the same arguments before the schedule is recorded; 0: never */
     size_t max_message_elements; /* longer messages go to the PML as one message of a derived datatype */
+    size_t inline_pieces_bytes;  /* messages within a node of more than 256 B and at most this go as pieces */
     int check_parameters;        /* which new communicators check that their ranks share the decisive parameters */
 } mca_coll_hdring_config_t;
 
@@ -144,12 +146,17 @@ typedef struct mca_coll_hdring_plan {
 
 /* ---- the transport's types (its functions: below, and coll_hdring_transport.c) ---- */
 
-/* One PML message: n elements of *type at addr. */
+/* One PML message: n elements of *type at addr, given to the PML as one message or as `pieces` messages of
+ * bytes (mca_coll_hdring_pml_cut). */
 typedef struct mca_coll_hdring_pml_msg {
     char *addr;
     int n;
     struct ompi_datatype_t *type;
     bool derived; /* type was made for this message: destroyed once the PML is done */
+    int pieces;   /* 1: (addr, n, type) is the PML's message; more: bytes [0, bytes) of flat, in that many */
+    int bytes;    /* the pieces' bytes in all: 0 when the call is poisoned (empty pieces) */
+    char *flat;   /* where those bytes are: at addr, or a packed copy of (addr, n, type) */
+    bool packed;  /* flat is a copy: a receive unpacks it into (addr, n, type) once all its pieces are in */
 } mca_coll_hdring_pml_msg_t;
 
 typedef struct mca_coll_hdring_pml {
@@ -163,6 +170,10 @@ typedef struct mca_coll_hdring_pml {
     void *own_scratch;        /* scratch allocated for this call only (too large to cache) */
     mca_coll_hdring_tables_t *tables; /* the module's, for hdring_take */
     size_t max_message;       /* elements per PML message before a derived datatype carries it */
+    size_t dtype_size;        /* bytes of data in one element */
+    size_t inline_pieces_bytes; /* config.inline_pieces_bytes; 0: no message goes in pieces */
+    const int *node_of;       /* communicator rank -> node (hdring_topo_t); NULL: all on this rank's node */
+    int node;                 /* this rank's */
     struct {                  /* where sends of exactly one OUT range may read the same bytes instead */
         size_t off, count;    /* the range of OUT, in elements */
         const void *buf;      /* NULL: no alternative source */
@@ -176,7 +187,7 @@ typedef struct mca_coll_hdring_pml {
     struct {                  /* messages started and not yet waited for (hdring_isend, hdring_irecv) */
         uint32_t used;        /* bit i: slot i holds one */
         uint32_t receives;    /* bit i: it is a receive */
-        struct ompi_request_t *req[HDRING_MAX_INFLIGHT];
+        struct ompi_request_t *req[HDRING_MAX_INFLIGHT][HDRING_MAX_PIECES]; /* one per piece */
         mca_coll_hdring_pml_msg_t msg[HDRING_MAX_INFLIGHT];
     } inflight;
     hdring_xport_t xport;
@@ -341,6 +352,18 @@ void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdri
 static inline bool mca_coll_hdring_in_locality_order(bool ordered) { return !ordered; }
 
 /* ---- transport over the PML ---- */
+
+/* The largest message the transport cuts in pieces of HDRING_PML_INLINE_BYTES between ranks of one node
+ * (mca_coll_hdring_pml_cut), 0 for none: config.inline_pieces_bytes where a node holds more ranks than cores.
+ * There Open MPI makes a waiting process yield its core, so a send request that is not complete at once costs a
+ * turn of the scheduler, which inline sends avoid; with a core per rank the pieces' extra messages cost more than
+ * the request they save (README.md, Tuning). From m's topology: the same on every rank. */
+static inline size_t mca_coll_hdring_pieces_bytes(const mca_coll_hdring_module_t *m)
+{
+    const hdring_shape_t *shape = &m->topo.shape;
+    const bool crowded = shape->cores > 0 && shape->ppn_max > shape->cores;
+    return NULL != m->topo.node_of && crowded ? m->config.inline_pieces_bytes : 0;
+}
 
 /* locality_order: algorithm ranks are positions in the communicator's locality order (hdring_topo.h). */
 void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t *m,

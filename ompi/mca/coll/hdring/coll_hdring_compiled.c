@@ -73,9 +73,9 @@ void mca_coll_hdring_pml_program_free(mca_coll_hdring_pml_program_t *program)
 }
 
 /* A planned message on this call's buffers. */
-static inline __opal_attribute_always_inline__ void planned_side(const mca_coll_hdring_pml_t *t,
-                                                                 const mca_coll_hdring_pml_planned_t *p,
-                                                                 pml_side_t *side)
+static inline __opal_attribute_always_inline__ int planned_side(mca_coll_hdring_pml_t *t,
+                                                                const mca_coll_hdring_pml_planned_t *p, bool is_send,
+                                                                pml_side_t *side)
 {
     side->peer = p->peer;
     side->m.derived = false;
@@ -88,6 +88,7 @@ static inline __opal_attribute_always_inline__ void planned_side(const mca_coll_
         side->m.n = p->n;
         side->m.type = t->dtype;
     }
+    return mca_coll_hdring_pml_cut(t, &side->m, (size_t) p->n * t->dtype_size, p->peer, is_send);
 }
 
 /* A compiled exchange: sends planned[0 .. nsends), receives planned[nsends .. nsends + nrecvs). */
@@ -97,23 +98,28 @@ static int compiled_exchange(mca_coll_hdring_pml_t *t, const mca_coll_hdring_pml
     pml_side_t sides[HDRING_EXCHANGE_STACK];
     ompi_request_t *reqs[HDRING_EXCHANGE_STACK];
     ompi_status_public_t statuses[HDRING_EXCHANGE_STACK];
+    int rc = OMPI_SUCCESS;
 
     if (nsends <= 1 && nrecvs <= 1) {
         if (1 == nsends) {
-            planned_side(t, &planned[0], &sides[0]);
+            rc = planned_side(t, &planned[0], true, &sides[0]);
         }
-        if (1 == nrecvs) {
-            planned_side(t, &planned[nsends], &sides[1]);
+        if (1 == nrecvs && OMPI_SUCCESS == rc) {
+            rc = planned_side(t, &planned[nsends], false, &sides[1]);
         }
-        return mca_coll_hdring_pml_exchange_pair(t, 1 == nsends ? &sides[0] : NULL, 1 == nrecvs ? &sides[1] : NULL);
+        return OMPI_SUCCESS != rc ? mca_coll_hdring_pml_failed(t, rc)
+                                  : mca_coll_hdring_pml_exchange_pair(t, 1 == nsends ? &sides[0] : NULL,
+                                                                      1 == nrecvs ? &sides[1] : NULL);
     }
-    for (int i = 0; i < nrecvs; ++i) { /* receives first */
-        planned_side(t, &planned[nsends + i], &sides[i]);
+    for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) { /* receives first */
+        rc = planned_side(t, &planned[nsends + i], false, &sides[i]);
     }
-    for (int i = 0; i < nsends; ++i) {
-        planned_side(t, &planned[i], &sides[nrecvs + i]);
+    for (int i = 0; i < nsends && OMPI_SUCCESS == rc; ++i) {
+        rc = planned_side(t, &planned[i], true, &sides[nrecvs + i]);
     }
-    return mca_coll_hdring_pml_exchange_sides(t, sides, nrecvs, nsends + nrecvs, reqs, statuses);
+    return OMPI_SUCCESS != rc ? mca_coll_hdring_pml_failed(t, rc)
+                              : mca_coll_hdring_pml_exchange_sides(t, sides, nrecvs, nsends + nrecvs, reqs, statuses,
+                                                                   HDRING_EXCHANGE_STACK);
 }
 
 int mca_coll_hdring_pml_replay(mca_coll_hdring_pml_t *t, const hdring_schedule_t *s,

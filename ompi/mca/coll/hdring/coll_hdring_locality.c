@@ -185,6 +185,7 @@ int mca_coll_hdring_gather_values(mca_coll_hdring_module_t *m, struct ompi_commu
     memcpy(all + (size_t) ompi_comm_rank(comm) * (size_t) n, mine, (size_t) n * sizeof(*mine));
     mca_coll_hdring_pml_init(&t, m, comm, MPI_INT64_T, NULL, MCA_COLL_BASE_TAG_ALLGATHER, false);
     t.base[HDRING_BUF_OUT] = (char *) all;
+    t.inline_pieces_bytes = 0; /* messages whole: this exchange checks, among others, that ranks agree on it */
     const int rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, HDRING_ALG_ALLGATHER_RHD, &args));
     mca_coll_hdring_scratch_release(&t);
     return rc;
@@ -386,8 +387,14 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
     if (OMPI_SUCCESS == rc && m->config.verbose >= 1 && 0 == me) {
         char shape[64];
         hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
-        opal_output(mca_coll_hdring_component.output, "hdring: communicator of %d ranks on %s (from %s)%s", p,
-                    shape, sources[source], NULL != m->topo.order ? "; ranks renumbered node by node" : "");
+        char pieces[80] = "";
+        const size_t pieces_bytes = mca_coll_hdring_pieces_bytes(m);
+        if (pieces_bytes > HDRING_PML_INLINE_BYTES) {
+            snprintf(pieces, sizeof(pieces), "; messages within a node of %d-%zu B in pieces of %d B",
+                     HDRING_PML_INLINE_BYTES + 1, pieces_bytes, HDRING_PML_INLINE_BYTES);
+        }
+        opal_output(mca_coll_hdring_component.output, "hdring: communicator of %d ranks on %s (from %s)%s%s", p,
+                    shape, sources[source], NULL != m->topo.order ? "; ranks renumbered node by node" : "", pieces);
     }
     return rc;
 }

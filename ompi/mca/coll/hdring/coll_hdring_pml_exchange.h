@@ -46,6 +46,52 @@ static inline int mca_coll_hdring_pml_failed(mca_coll_hdring_pml_t *t, int ompi_
     return HDRING_ERR_TRANSPORT;
 }
 
+/* ---- messages in pieces ----
+ * ob1 sends a message of at most HDRING_PML_INLINE_BYTES inline and a larger one through a send request, which on
+ * a node with more ranks than cores costs a turn of the scheduler (hdring_defaults.h, mca_coll_hdring_pieces_bytes).
+ * A message between ranks of one node of more than that and at most t->inline_pieces_bytes there goes as pieces of HDRING_PML_INLINE_BYTES bytes (the last
+ * one shorter), each a message of MPI_BYTE. Both ends cut alike without a word between them: the message's size
+ * is the same at both (its type signatures match, whatever (count, datatype) each side describes it with), and
+ * so is whether the two share a node. A side whose data are not contiguous packs them first (a receive unpacks
+ * once all its pieces are in); a poisoned side sends or receives the same number of pieces, empty. */
+
+/* The slow half of mca_coll_hdring_pml_cut: a message in the size range of pieces (coll_hdring_transport.c). */
+int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, int peer, bool is_send);
+
+/* Decides whether m, of `bytes` bytes by the call's description (whether or not the call is poisoned), to or
+ * from communicator rank peer, goes in pieces: sets m->pieces and, for pieces, the rest; packs a send that needs
+ * it. An Open MPI status. */
+static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_cut(mca_coll_hdring_pml_t *t, pml_message_t *m,
+                                                                          size_t bytes, int peer, bool is_send)
+{
+    m->pieces = 1;
+    if (OPAL_LIKELY(bytes <= HDRING_PML_INLINE_BYTES || bytes > t->inline_pieces_bytes)) {
+        return OMPI_SUCCESS;
+    }
+    return mca_coll_hdring_pml_cut_pieces(t, m, bytes, peer, is_send);
+}
+
+/* Bytes of piece j of m. */
+static inline int mca_coll_hdring_pml_piece_bytes(const pml_message_t *m, int j)
+{
+    const int off = j * HDRING_PML_INLINE_BYTES;
+    return m->bytes <= off ? 0 : m->bytes - off < HDRING_PML_INLINE_BYTES ? m->bytes - off : HDRING_PML_INLINE_BYTES;
+}
+
+/* Posts m to the PML, nonblocking: its pieces' requests (m->pieces of them) in reqs. On failure none is left
+ * posted. */
+int mca_coll_hdring_pml_post(mca_coll_hdring_pml_t *t, const pml_message_t *m, int peer, bool is_send,
+                             ompi_request_t **reqs);
+
+/* Withdraws n posted requests: receives cancelled (the caller may free their buffers once it has the error),
+ * sends left to complete on their own. */
+void mca_coll_hdring_pml_unpost(ompi_request_t **reqs, int n, bool is_send);
+
+/* After a receive of m completed with these statuses (one per piece): whether each found an empty message where
+ * it expected data (mca_coll_hdring_pml_check_received), and m's packed bytes unpacked. An Open MPI status. */
+int mca_coll_hdring_pml_received(mca_coll_hdring_pml_t *t, const pml_message_t *m,
+                                 const ompi_status_public_t *statuses);
+
 /* Once the PML is done with the message. */
 static inline void mca_coll_hdring_pml_release(pml_message_t *m)
 {
@@ -78,6 +124,9 @@ static inline void mca_coll_hdring_pml_check_received(mca_coll_hdring_pml_t *t, 
     }
 }
 
+/* mca_coll_hdring_pml_exchange_pair where a message goes in pieces (coll_hdring_transport.c). */
+int mca_coll_hdring_pml_exchange_in_pieces(mca_coll_hdring_pml_t *t, pml_side_t *send, pml_side_t *recv);
+
 /* One message, or one send and one receive (NULL: none): most exchanges of every algorithm. Blocking calls cost
  * far less per call than posting both and waiting on the array. For the pair, the receive is posted first and
  * the send blocks (as Open MPI's own sendrecv does): the peer's message, large ones included, then finds its
@@ -91,6 +140,9 @@ static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_exchange_
     ompi_status_public_t status;
     int rc = OMPI_SUCCESS;
 
+    if (OPAL_UNLIKELY((NULL != send && send->m.pieces > 1) || (NULL != recv && recv->m.pieces > 1))) {
+        return mca_coll_hdring_pml_exchange_in_pieces(t, send, recv);
+    }
     if (NULL != recv) {
         pml_message_t *r = &recv->m;
         if (NULL == send) {
@@ -125,8 +177,9 @@ static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_exchange_
 }
 
 /* Receives first, so a peer's send finds its match posted, then sends, then a wait for all: sides[0 .. nrecvs)
- * are the receives, sides[nrecvs .. n) the sends; reqs and statuses have room for n. Releases every message. */
+ * are the receives, sides[nrecvs .. n) the sends; reqs and statuses have room for `room` requests (a message in
+ * pieces needs one per piece; more is taken from t's tables). Releases every message. */
 int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
-                                       ompi_request_t **reqs, ompi_status_public_t *statuses);
+                                       ompi_request_t **reqs, ompi_status_public_t *statuses, int room);
 
 #endif

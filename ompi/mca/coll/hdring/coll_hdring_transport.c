@@ -60,27 +60,34 @@ static int __opal_attribute_noinline__ derived_message(const mca_coll_hdring_pml
     return rc;
 }
 
-/* Inlined into every caller: a call of a few bytes pays for each instruction here. */
-static inline __opal_attribute_always_inline__ int pml_message(const mca_coll_hdring_pml_t *t,
-                                                               const hdring_xport_t *x, const hdring_msg_t *msg,
-                                                               bool is_send, pml_message_t *out)
+/* msg to or from communicator rank peer, as the PML takes it. Inlined into every caller: a call of a few bytes
+ * pays for each instruction here. */
+static inline __opal_attribute_always_inline__ int pml_message(mca_coll_hdring_pml_t *t, const hdring_xport_t *x,
+                                                               const hdring_msg_t *msg, bool is_send, int peer,
+                                                               pml_message_t *out)
 {
+    const size_t bytes = msg->count * t->dtype_size;
+    out->derived = false;
     if (OPAL_UNLIKELY(t->poisoned)) { /* an empty message: no buffer needed */
-        *out = (pml_message_t) {.addr = NULL, .n = 0, .type = t->dtype, .derived = false};
-        return OMPI_SUCCESS;
+        out->addr = NULL;
+        out->n = 0;
+        out->type = t->dtype;
+        return mca_coll_hdring_pml_cut(t, out, bytes, peer, is_send);
     }
     const hdring_loc_t at = hdring_view_loc(x->view, msg->at);
-    out->derived = false;
     if (is_send && mca_coll_hdring_pml_reads_same_bytes(t, at, msg->count)) {
         out->addr = (char *) t->same_bytes.buf;
         out->n = t->same_bytes.n;
         out->type = t->same_bytes.type;
-        return OMPI_SUCCESS;
+        return mca_coll_hdring_pml_cut(t, out, bytes, peer, is_send);
     }
     out->addr = loc_addr(t, at);
     out->type = t->dtype;
     out->n = (int) msg->count;
-    return OPAL_LIKELY(msg->count <= t->max_message) ? OMPI_SUCCESS : derived_message(t, msg, out);
+    const int rc = mca_coll_hdring_pml_cut(t, out, bytes, peer, is_send);
+    return OPAL_LIKELY(msg->count <= t->max_message) || OMPI_SUCCESS != rc || out->pieces > 1
+               ? rc
+               : derived_message(t, msg, out);
 }
 
 void mca_coll_hdring_pml_empty_received(mca_coll_hdring_pml_t *t, const pml_message_t *m)
@@ -92,36 +99,116 @@ void mca_coll_hdring_pml_empty_received(mca_coll_hdring_pml_t *t, const pml_mess
     }
 }
 
-int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
-                                       ompi_request_t **reqs, ompi_status_public_t *statuses)
+int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, int peer, bool is_send)
 {
-    int nreqs = 0, rc = OMPI_SUCCESS;
+    if (NULL != t->node_of && t->node_of[peer] != t->node) {
+        return OMPI_SUCCESS; /* between nodes every piece would pay the network's latency */
+    }
+    m->pieces = (int) ((bytes + HDRING_PML_INLINE_BYTES - 1) / HDRING_PML_INLINE_BYTES);
+    m->bytes = 0 == m->n ? 0 : (int) bytes;
+    m->packed = 0 != m->bytes && !ompi_datatype_is_contiguous_memory_layout(m->type, m->n);
+    if (!m->packed) { /* the bytes start at the type's true lower bound (none when empty) */
+        ptrdiff_t true_lb = 0, true_extent;
+        if (0 != m->bytes) {
+            ompi_datatype_get_true_extent(m->type, &true_lb, &true_extent);
+        }
+        m->flat = m->addr + true_lb;
+        return OMPI_SUCCESS;
+    }
+    m->flat = mca_coll_hdring_tables_take(t, bytes);
+    if (NULL == m->flat) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    return is_send ? ompi_datatype_sndrcv(m->addr, m->n, m->type, m->flat, m->bytes, MPI_BYTE) : OMPI_SUCCESS;
+}
 
-    while (nreqs < n && OMPI_SUCCESS == rc) {
-        const pml_side_t *s = &sides[nreqs];
-        rc = nreqs < nrecvs
-                 ? MCA_PML_CALL(irecv(s->m.addr, s->m.n, s->m.type, s->peer, t->tag, t->comm, &reqs[nreqs]))
-                 : MCA_PML_CALL(isend(s->m.addr, s->m.n, s->m.type, s->peer, t->tag, MCA_PML_BASE_SEND_STANDARD,
-                                      t->comm, &reqs[nreqs]));
-        nreqs += OMPI_SUCCESS == rc;
+int mca_coll_hdring_pml_post(mca_coll_hdring_pml_t *t, const pml_message_t *m, int peer, bool is_send,
+                             ompi_request_t **reqs)
+{
+    if (1 == m->pieces) {
+        return is_send ? MCA_PML_CALL(isend(m->addr, m->n, m->type, peer, t->tag, MCA_PML_BASE_SEND_STANDARD,
+                                            t->comm, reqs))
+                       : MCA_PML_CALL(irecv(m->addr, m->n, m->type, peer, t->tag, t->comm, reqs));
+    }
+    int rc = OMPI_SUCCESS, posted = 0;
+    for (; posted < m->pieces && OMPI_SUCCESS == rc; posted += OMPI_SUCCESS == rc) {
+        char *at = m->flat + (ptrdiff_t) posted * HDRING_PML_INLINE_BYTES;
+        const int len = mca_coll_hdring_pml_piece_bytes(m, posted);
+        rc = is_send ? MCA_PML_CALL(isend(at, len, MPI_BYTE, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm,
+                                          &reqs[posted]))
+                     : MCA_PML_CALL(irecv(at, len, MPI_BYTE, peer, t->tag, t->comm, &reqs[posted]));
+    }
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_hdring_pml_unpost(reqs, posted, is_send);
+    }
+    return rc;
+}
+
+void mca_coll_hdring_pml_unpost(ompi_request_t **reqs, int n, bool is_send)
+{
+    for (int i = 0; i < n; ++i) {
+        if (is_send) {
+            ompi_request_free(&reqs[i]);
+        } else {
+            ompi_request_cancel(reqs[i]);
+            ompi_request_wait(&reqs[i], MPI_STATUS_IGNORE);
+        }
+    }
+}
+
+int mca_coll_hdring_pml_received(mca_coll_hdring_pml_t *t, const pml_message_t *m,
+                                 const ompi_status_public_t *statuses)
+{
+    if (1 == m->pieces) {
+        mca_coll_hdring_pml_check_received(t, m, &statuses[0]);
+        return OMPI_SUCCESS;
+    }
+    for (int j = 0; j < m->pieces; ++j) {
+        if (0 == statuses[j]._ucount && 0 != mca_coll_hdring_pml_piece_bytes(m, j)) {
+            mca_coll_hdring_pml_poison(t, OMPI_ERROR);
+        }
+    }
+    return m->packed && !t->poisoned ? ompi_datatype_sndrcv(m->flat, m->bytes, MPI_BYTE, m->addr, m->n, m->type)
+                                     : OMPI_SUCCESS;
+}
+
+/* Requests of sides[0 .. n). */
+static int requests_of(const pml_side_t *sides, int n)
+{
+    int total = 0;
+    for (int i = 0; i < n; ++i) {
+        total += sides[i].m.pieces;
+    }
+    return total;
+}
+
+int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
+                                       ompi_request_t **reqs, ompi_status_public_t *statuses, int room)
+{
+    const int total = requests_of(sides, n);
+    int posted = 0, nposted = 0, recv_reqs = 0, rc = OMPI_SUCCESS;
+
+    if (total > room) {
+        reqs = mca_coll_hdring_tables_take(t, (size_t) total * sizeof(*reqs));
+        statuses = mca_coll_hdring_tables_take(t, (size_t) total * sizeof(*statuses));
+        rc = NULL == reqs || NULL == statuses ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+    }
+    for (; posted < n && OMPI_SUCCESS == rc; ++posted) {
+        rc = mca_coll_hdring_pml_post(t, &sides[posted].m, sides[posted].peer, posted >= nrecvs, &reqs[nposted]);
+        nposted += OMPI_SUCCESS == rc ? sides[posted].m.pieces : 0;
+        recv_reqs = posted < nrecvs ? nposted : recv_reqs;
     }
     mca_coll_hdring_pml_fill(t);
     if (OMPI_SUCCESS == rc) {
-        rc = ompi_request_wait_all((size_t) n, reqs, statuses);
-        for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) {
-            mca_coll_hdring_pml_check_received(t, &sides[i].m, &statuses[i]);
+        rc = ompi_request_wait_all((size_t) nposted, reqs, statuses);
+        for (int i = 0, first = 0; i < nrecvs && OMPI_SUCCESS == rc; first += sides[i++].m.pieces) {
+            rc = mca_coll_hdring_pml_received(t, &sides[i].m, &statuses[first]);
         }
     } else {
         /* A post failed: withdraw the posted receives, whose buffers the caller may free once it has the
          * error, and let the posted sends complete on their own. */
-        for (int i = 0; i < nreqs; ++i) {
-            if (i < nrecvs) {
-                ompi_request_cancel(reqs[i]);
-                ompi_request_wait(&reqs[i], MPI_STATUS_IGNORE);
-            } else {
-                ompi_request_free(&reqs[i]);
-            }
-        }
+        mca_coll_hdring_pml_unpost(reqs, recv_reqs, false);
+        mca_coll_hdring_pml_unpost(reqs + recv_reqs, nposted - recv_reqs, true);
     }
     for (int i = 0; i < n; ++i) {
         mca_coll_hdring_pml_release(&sides[i].m);
@@ -129,28 +216,28 @@ int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sid
     return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
 }
 
-static int post(mca_coll_hdring_pml_t *t, const hdring_xport_t *x, const hdring_msg_t *msg, bool is_send,
-                ompi_request_t **req, pml_message_t *m)
+int mca_coll_hdring_pml_exchange_in_pieces(mca_coll_hdring_pml_t *t, pml_side_t *send, pml_side_t *recv)
 {
-    int rc = pml_message(t, x, msg, is_send, m);
-    if (OMPI_SUCCESS != rc) {
-        return rc;
+    pml_side_t sides[2];
+    ompi_request_t *reqs[2 * HDRING_MAX_PIECES];
+    ompi_status_public_t statuses[2 * HDRING_MAX_PIECES];
+    int n = 0;
+
+    if (NULL != recv) {
+        sides[n++] = *recv;
     }
-    const int peer = mca_coll_hdring_pml_comm_rank(t, x, msg->peer);
-    rc = is_send ? MCA_PML_CALL(isend(m->addr, m->n, m->type, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm, req))
-                 : MCA_PML_CALL(irecv(m->addr, m->n, m->type, peer, t->tag, t->comm, req));
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_hdring_pml_release(m);
+    if (NULL != send) {
+        sides[n++] = *send;
     }
-    return rc;
+    return mca_coll_hdring_pml_exchange_sides(t, sides, NULL != recv, n, reqs, statuses, 2 * HDRING_MAX_PIECES);
 }
 
 /* A message of an exchange as the PML takes it. */
-static inline __opal_attribute_always_inline__ int resolve(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x,
+static inline __opal_attribute_always_inline__ int resolve(mca_coll_hdring_pml_t *t, const hdring_xport_t *x,
                                                            const hdring_msg_t *msg, bool is_send, pml_side_t *side)
 {
     side->peer = mca_coll_hdring_pml_comm_rank(t, x, msg->peer);
-    return pml_message(t, x, msg, is_send, &side->m);
+    return pml_message(t, x, msg, is_send, side->peer, &side->m);
 }
 
 static inline __opal_attribute_always_inline__ int exchange_simple(mca_coll_hdring_pml_t *t, const hdring_xport_t *x,
@@ -182,7 +269,7 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
     pml_side_t stack_sides[HDRING_EXCHANGE_STACK], *sides = stack_sides;
     ompi_status_public_t stack_statuses[HDRING_EXCHANGE_STACK], *statuses = stack_statuses;
     const hdring_msg_t *one_send = NULL, *one_recv = NULL;
-    int nonempty = 0, n = 0, rc = OMPI_SUCCESS;
+    int nonempty = 0, n = 0, room = HDRING_EXCHANGE_STACK, rc = OMPI_SUCCESS;
 
     if (nsends <= 1 && nrecvs <= 1) { /* most exchanges: no lists to sift */
         return exchange_simple(t, x, 1 == nsends && 0 != sends[0].count ? sends : NULL,
@@ -209,6 +296,7 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
         if (NULL == reqs || NULL == sides || NULL == statuses) {
             return mca_coll_hdring_pml_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
         }
+        room = nonempty;
     }
     for (int i = 0; i < nrecvs && OMPI_SUCCESS == rc; ++i) {
         if (0 != recvs[i].count) {
@@ -229,7 +317,7 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
         }
         return mca_coll_hdring_pml_failed(t, rc);
     }
-    return mca_coll_hdring_pml_exchange_sides(t, sides, nrecv_sides, n, reqs, statuses);
+    return mca_coll_hdring_pml_exchange_sides(t, sides, nrecv_sides, n, reqs, statuses, room);
 }
 
 /* ---- messages in flight ----
@@ -243,8 +331,15 @@ static int pml_start(const hdring_xport_t *x, const hdring_msg_t *msg, bool is_s
     if (0 == free_slots) {
         return mca_coll_hdring_pml_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
     }
-    const int slot = __builtin_ctz(free_slots);
-    const int rc = post(t, x, msg, is_send, &t->inflight.req[slot], &t->inflight.msg[slot]);
+    const int slot = __builtin_ctz(free_slots), peer = mca_coll_hdring_pml_comm_rank(t, x, msg->peer);
+    pml_message_t *m = &t->inflight.msg[slot];
+    int rc = pml_message(t, x, msg, is_send, peer, m);
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_hdring_pml_post(t, m, peer, is_send, t->inflight.req[slot]);
+        if (OMPI_SUCCESS != rc) {
+            mca_coll_hdring_pml_release(m);
+        }
+    }
     if (OMPI_SUCCESS != rc) {
         return mca_coll_hdring_pml_failed(t, rc);
     }
@@ -260,28 +355,33 @@ static void settle(mca_coll_hdring_pml_t *t, int slot)
     t->inflight.used &= ~(1u << slot);
 }
 
+/* Waits for the slots' messages, all of them at once (one wait for all their pieces). */
 static int pml_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
 {
     mca_coll_hdring_pml_t *t = x->ctx;
-    ompi_request_t *waiting[HDRING_MAX_INFLIGHT];
-    ompi_status_public_t statuses[HDRING_MAX_INFLIGHT];
-    int slots[HDRING_MAX_INFLIGHT], count = 0, rc = OMPI_SUCCESS;
+    ompi_request_t *waiting[HDRING_MAX_INFLIGHT * HDRING_MAX_PIECES];
+    ompi_status_public_t statuses[HDRING_MAX_INFLIGHT * HDRING_MAX_PIECES];
+    int slots[HDRING_MAX_INFLIGHT], first[HDRING_MAX_INFLIGHT], count = 0, nwaiting = 0, rc = OMPI_SUCCESS;
 
     for (int i = 0; i < n; ++i) {
         if (HDRING_REQ_NONE != reqs[i]) {
-            slots[count] = reqs[i];
-            waiting[count++] = t->inflight.req[reqs[i]];
+            const int slot = reqs[i];
+            slots[count] = slot;
+            first[count++] = nwaiting;
+            for (int j = 0; j < t->inflight.msg[slot].pieces; ++j) {
+                waiting[nwaiting++] = t->inflight.req[slot][j];
+            }
             reqs[i] = HDRING_REQ_NONE;
         }
     }
-    if (1 == count) {
+    if (1 == nwaiting) {
         rc = ompi_request_wait(&waiting[0], &statuses[0]);
-    } else if (count > 1) {
-        rc = ompi_request_wait_all((size_t) count, waiting, statuses);
+    } else if (nwaiting > 1) {
+        rc = ompi_request_wait_all((size_t) nwaiting, waiting, statuses);
     }
     for (int i = 0; i < count; ++i) {
         if (OMPI_SUCCESS == rc && (t->inflight.receives & 1u << slots[i])) {
-            mca_coll_hdring_pml_check_received(t, &t->inflight.msg[slots[i]], &statuses[i]);
+            rc = mca_coll_hdring_pml_received(t, &t->inflight.msg[slots[i]], &statuses[first[i]]);
         }
         settle(t, slots[i]);
     }
@@ -294,12 +394,8 @@ void mca_coll_hdring_pml_withdraw(mca_coll_hdring_pml_t *t)
 {
     for (int slot = 0; slot < HDRING_MAX_INFLIGHT && 0 != t->inflight.used; ++slot) {
         if (t->inflight.used & 1u << slot) {
-            if (t->inflight.receives & 1u << slot) {
-                ompi_request_cancel(t->inflight.req[slot]);
-                ompi_request_wait(&t->inflight.req[slot], MPI_STATUS_IGNORE);
-            } else {
-                ompi_request_free(&t->inflight.req[slot]);
-            }
+            mca_coll_hdring_pml_unpost(t->inflight.req[slot], t->inflight.msg[slot].pieces,
+                                       !(t->inflight.receives & 1u << slot));
             settle(t, slot);
         }
     }
@@ -400,6 +496,10 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t
     t->tag = tag;
     t->rank_of = renumbered ? m->topo.order : NULL;
     ompi_datatype_type_extent(dtype, &t->extent);
+    ompi_datatype_type_size(dtype, &t->dtype_size);
+    t->inline_pieces_bytes = mca_coll_hdring_pieces_bytes(m);
+    t->node_of = 1 == m->topo.shape.nodes ? NULL : m->topo.node_of;
+    t->node = NULL == m->topo.node_of ? 0 : m->topo.node_of[rank];
     for (int b = 0; b < HDRING_NBUFS; ++b) {
         t->base[b] = NULL;
     }

@@ -26,6 +26,15 @@
 #define HDRING_DEFAULT_EAGER_BYTES (4096.0 - HDRING_PML_EAGER_HEADER_BYTES)
 #define HDRING_DEFAULT_NETWORK_EAGER_BYTES (65536.0 - HDRING_PML_EAGER_HEADER_BYTES)
 
+/* ob1 sends a message of at most 256 bytes inline (mca_pml_ob1_send_inline: a fixed limit, whatever the BTL's
+ * max_inline_send): copied into the BTL at once, without a send request. On a node with more ranks than cores,
+ * where a waiting process yields its core, a larger one is 2-3x slower (a ring step at 3 ranks on 2 cores: 3 us
+ * with 250-B blocks, 8-9 us with 260-B ones), and up to HDRING_DEFAULT_INLINE_PIECES_BYTES goes faster as pieces of
+ * at most 256 bytes; from 1.5 KiB the pieces' own costs outweigh the request they save (README.md, Tuning). */
+#define HDRING_PML_INLINE_BYTES 256
+#define HDRING_DEFAULT_INLINE_PIECES_BYTES 1024
+#define HDRING_MAX_PIECES 8 /* pieces of one message: coll_hdring_inline_pieces_bytes is at most 2048 */
+
 /* The largest message ob1 sends eagerly over a BTL of that eager limit (btl_<btl>_eager_limit). */
 static inline double hdring_pml_eager_bytes(unsigned long btl_eager_limit)
 {
