@@ -220,10 +220,12 @@ typedef struct mca_coll_hdring_key {
     struct ompi_datatype_t *dtype[2];      /* likewise */
     struct ompi_op_t *op;                  /* NULL without reduction */
     int root;                              /* bcast */
-    bool in_place;
     const int *counts;                     /* reduce_scatter: each block's count (their sum in count[0]) */
     int ncounts;                           /* how many; 0 without */
     const void *in, *out;
+    bool in_place; /* last, away from root and ncounts: compared with them as one word, it was read in one load
+                      from the several stores that built the key, which the CPU cannot forward (a stall of 2% of
+                      a 4-byte allgather at 2 ranks) */
 } mca_coll_hdring_key_t;
 
 /* The key of a reduction of `count` elements per rank or block (allreduce, reduce_scatter_block; reduce_scatter's
