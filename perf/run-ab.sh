@@ -2,7 +2,8 @@
 # Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # hdring against Open MPI's own collectives in one job: runs hdring_ab under mpirun, prints its table and a
 # summary line per collective (where hdring wins and loses), and writes the table, a CSV and a PNG plot (one
-# panel per collective: ratio against size) into OUTDIR.
+# panel per collective: ratio against size) into OUTDIR; with --compare or --contenders, the table and CSV of
+# every algorithm's time.
 #
 #   perf/run-ab.sh [-n NP | -c NODES:RATE[:PPN]] [-m slot|node] [-b tuned|han] [-o OUTDIR] [-t TITLE]
 #                  [-- hdring_ab options...]
@@ -72,6 +73,11 @@ else
     label="$np ranks, shared memory, $(hostname)"
 fi
 [ -s "$outdir/ab.csv" ] || { echo "run-ab.sh: the benchmark produced no results" >&2; exit 1; }
+if [ "$(head -1 "$outdir/ab.csv")" = "collective,p,algorithm,bytes,us" ]; then
+    # --compare or --contenders: each algorithm's time (the table above), no ratios to summarize or plot
+    echo "table: $outdir/ab.txt  csv: $outdir/ab.csv"
+    exit 0
+fi
 
 {
     echo
