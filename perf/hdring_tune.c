@@ -618,6 +618,24 @@ typedef struct control {
     char at[80];
 } control_t;
 
+/* One size of a collective timed (check_point), its control judged: noisy beyond TOLERANCE (said in comments),
+ * the worst control of the check kept. */
+static void measure_point(int coll, double bytes, const contenders_t *c, MPI_Comm book, char *a, char *b, int p,
+                          lines_t *comments, control_t *worst, hdring_tune_point_t *pt)
+{
+    const double control = check_point(coll, bytes, c, book, (float *) a, (float *) b, p, pt);
+    pt->noise = fabs(control - 1);
+    pt->noisy = pt->noise > TOLERANCE;
+    if (pt->noisy) {
+        add_line(comments, "%s at %.0f B on %d ranks: not used, its control differed by %.0f%%", checked_names[coll],
+                 bytes, p, pt->noise * 100);
+    }
+    if (pt->noise > worst->worst) {
+        worst->worst = pt->noise;
+        snprintf(worst->at, sizeof(worst->at), "%s at %.0f B on %d ranks", checked_names[coll], bytes, p);
+    }
+}
+
 /* The ranks of base (p of them): each checked collective timed at each size with every hdring algorithm and auto
  * (the fitted parameters in force); thresholds where the model loses by more than TOLERANCE, into settings, the
  * evidence into comments. A size whose control (auto timed twice) differs by more than TOLERANCE is noisy: it is
@@ -637,33 +655,34 @@ static void check_size(MPI_Comm base, const placement_t *pl, const hdring_model_
 
     for (int coll = 0; coll < NCHECKED; ++coll) {
         contenders_t c;
-        hdring_tune_point_t pts[HDRING_TUNE_MAX_SIZES];
+        hdring_tune_point_t pts[HDRING_TUNE_MAX_SIZES + HDRING_TUNE_MAX_REFINES];
         double sizes[HDRING_TUNE_MAX_SIZES];
         int npts = 0;
         const int nsizes = sizes_to_check(coll, p, &shape, units, sizes);
         if (!make_contenders(coll, base, whole_nodes(pl, p), &c)) {
             continue;
         }
-        nchecked += nsizes;
         for (int k = 0; k < nsizes; ++k) {
             const double bytes = usable(coll, sizes[k], p);
             if (bytes > 0) {
-                hdring_tune_point_t *pt = &pts[npts++];
-                const double control = check_point(coll, bytes, &c, book, (float *) a, (float *) b, p, pt);
-                pt->noise = fabs(control - 1);
-                pt->noisy = pt->noise > TOLERANCE;
-                if (pt->noisy) {
-                    add_line(comments, "%s at %.0f B on %d ranks: not used, its control differed by %.0f%%",
-                             checked_names[coll], bytes, p, fabs(control - 1) * 100);
-                }
-                if (fabs(control - 1) > worst->worst) {
-                    worst->worst = fabs(control - 1);
-                    snprintf(worst->at, sizeof(worst->at), "%s at %.0f B on %d ranks", checked_names[coll], bytes,
-                             p);
-                }
+                measure_point(coll, bytes, &c, book, a, b, p, comments, worst, &pts[npts++]);
             }
         }
-        const hdring_tune_thresholds_t th = hdring_tune_thresholds(pts, npts, c.latency, c.bandwidth, TOLERANCE);
+        hdring_tune_thresholds_t th = hdring_tune_thresholds(pts, npts, c.latency, c.bandwidth, TOLERANCE);
+        for (int extra = 0; extra < HDRING_TUNE_MAX_REFINES; ++extra) { /* narrow the gaps beyond the thresholds */
+            const double bytes = usable(coll, hdring_tune_refine(pts, npts, th), p);
+            int at = 0;
+            while (at < npts && pts[at].bytes < bytes) {
+                ++at;
+            }
+            if (bytes <= 0 || (at < npts && pts[at].bytes == bytes)) {
+                break; /* nothing left to narrow, or the size rounds to one already timed */
+            }
+            memmove(&pts[at + 1], &pts[at], (size_t) (npts++ - at) * sizeof(pts[0]));
+            measure_point(coll, bytes, &c, book, a, b, p, comments, worst, &pts[at]);
+            th = hdring_tune_thresholds(pts, npts, c.latency, c.bandwidth, TOLERANCE);
+        }
+        nchecked += npts;
         for (int k = 0; k < npts; ++k) {
             const int fastest = hdring_tune_fastest(&pts[k]);
             const double loss = pts[k].chosen / pts[k].time[fastest] - 1;
@@ -694,8 +713,8 @@ static void check_size(MPI_Comm base, const placement_t *pl, const hdring_model_
         }
     }
     MPI_Comm_free(&book);
-    add_line(comments, "checked: %s every %.0fx from %.0f B to %.0f B and around the model's crossovers (%d sizes in "
-             "all) on %d ranks, every algorithm timed against the model's choice (thresholds from it apply to every "
+    add_line(comments, "checked: %s every %.0fx from %.0f B to %.0f B, around the model's crossovers and between "
+             "each threshold and the next size (%d sizes in all) on %d ranks, every algorithm timed against the model's choice (thresholds from it apply to every "
              "communicator size that is %s)", "allreduce, reduce_scatter_block, allgather, bcast",
              HDRING_TUNE_GRID_STEP, HDRING_TUNE_SMALLEST, HDRING_TUNE_LARGEST, nchecked, p,
              pow2(p) ? "a power of two" : "not a power of two");

@@ -172,6 +172,24 @@ hdring_tune_thresholds_t hdring_tune_thresholds(const hdring_tune_point_t *pts, 
     return th;
 }
 
+/* The gap between points i and i + 1, if both exist and it is wider than the refine ratio: its geometric middle. */
+static double gap_middle(const hdring_tune_point_t *pts, int n, int i)
+{
+    return i >= 0 && i + 1 < n && pts[i + 1].bytes > pts[i].bytes * HDRING_TUNE_REFINE_RATIO
+               ? sqrt(pts[i].bytes * pts[i + 1].bytes)
+               : 0;
+}
+
+double hdring_tune_refine(const hdring_tune_point_t *pts, int n, hdring_tune_thresholds_t th)
+{
+    double above_small = 0, below_large = 0;
+    for (int i = 0; i < n; ++i) {
+        above_small = th.small > 0 && pts[i].bytes == th.small ? gap_middle(pts, n, i) : above_small;
+        below_large = th.large > 0 && pts[i].bytes == th.large ? gap_middle(pts, n, i - 1) : below_large;
+    }
+    return 0 != above_small ? above_small : below_large;
+}
+
 char *hdring_tune_block(const hdring_tune_params_t *p, const char *const *comments, int ncomments,
                         const char *const *settings, int nsettings)
 {

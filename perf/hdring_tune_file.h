@@ -83,6 +83,16 @@ typedef struct hdring_tune_thresholds {
 hdring_tune_thresholds_t hdring_tune_thresholds(const hdring_tune_point_t *pts, int n, int latency, int bandwidth,
                                                 double tolerance);
 
+/* A threshold reaches only as far as the last point the model lost, so the sizes between it and the next point
+ * checked keep the model's choice without evidence either way (a 16x gap: at 5 nodes the model's ring took 4x
+ * tuned's time at 1 KiB with small at 720 B and the next point at 16 KiB). The check narrows such gaps: the size
+ * to time next, the geometric middle of the gap from small to the next point, else of the gap from the point
+ * before large to large, when wider than HDRING_TUNE_REFINE_RATIO; 0 when neither is. At most
+ * HDRING_TUNE_MAX_REFINES more sizes per collective (a 16x gap closes in 3). Points in increasing size. */
+#define HDRING_TUNE_REFINE_RATIO 1.5
+#define HDRING_TUNE_MAX_REFINES 6
+double hdring_tune_refine(const hdring_tune_point_t *pts, int n, hdring_tune_thresholds_t th);
+
 /* The contender fastest at the point. */
 int hdring_tune_fastest(const hdring_tune_point_t *pt);
 

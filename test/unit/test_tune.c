@@ -217,6 +217,35 @@ START_TEST(thresholds_mend_the_model)
 }
 END_TEST
 
+START_TEST(refine_narrows_the_gaps_beyond_thresholds)
+{
+    const double times[6][3] = {{1, 1.3, 5}, {2, 2.5, 6}, {4, 4, 7}, {9, 7, 8}, {20, 15, 12}, {50, 40, 30}};
+    hdring_tune_point_t pts[8];
+
+    /* no threshold: nothing to narrow */
+    points_of(times, (const int[]){0, 0, 0, 1, 2, 2}, 6, pts);
+    hdring_tune_thresholds_t th = hdring_tune_thresholds(pts, 6, 0, 2, 0.10);
+    ck_assert(0 == hdring_tune_refine(pts, 6, th));
+
+    /* small at 10 B, the next point at 100: time 31.6 B; large at 1e4, the point before at 1e3: after small's */
+    points_of(times, (const int[]){1, 1, 1, 1, 1, 1}, 6, pts);
+    th = hdring_tune_thresholds(pts, 6, 0, 2, 0.10);
+    ck_assert(10 == th.small && 1e4 == th.large);
+    ck_assert(fabs(hdring_tune_refine(pts, 6, th) - sqrt(10.0 * 100)) < 1e-9);
+
+    /* small's gap closed (a point at 14 B, within 1.5x): large's gap next */
+    memmove(&pts[3], &pts[2], 4 * sizeof(pts[0]));
+    pts[2] = pts[1];
+    pts[2].bytes = 14;
+    ck_assert(fabs(hdring_tune_refine(pts, 7, th) - sqrt(1e3 * 1e4)) < 1e-9);
+
+    /* small at the last point: nothing beyond it to narrow */
+    points_of(times, (const int[]){1, 1, 1, 1, 1, 1}, 6, pts);
+    th = (hdring_tune_thresholds_t){1e5, 0, 0};
+    ck_assert(0 == hdring_tune_refine(pts, 6, th));
+}
+END_TEST
+
 /* The check's sizes: the 16x grid, half and twice each crossover of the plan inside it, nothing within 1.5x of a
  * smaller one. */
 static hdring_plan_t plan_with(int ncrossovers, const size_t *upto)
@@ -274,6 +303,7 @@ int main(void)
     UNIT_ADD(s, block_holds_only_model_parameters);
     UNIT_ADD(s, merge_keeps_other_lines_and_replaces_its_block);
     UNIT_ADD(s, thresholds_mend_the_model);
+    UNIT_ADD(s, refine_narrows_the_gaps_beyond_thresholds);
     UNIT_ADD(s, sizes_surround_the_crossovers);
     UNIT_ADD(s, companion_is_of_the_other_kind);
     return unit_run(s);
