@@ -104,8 +104,12 @@ int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, s
     if (NULL != t->node_of && t->node_of[peer] != t->node) {
         return OMPI_SUCCESS; /* between nodes every piece would pay the network's latency */
     }
+    size_t type_size;
+    ompi_datatype_type_size(m->type, &type_size);
     m->pieces = (int) ((bytes + HDRING_PML_INLINE_BYTES - 1) / HDRING_PML_INLINE_BYTES);
-    m->bytes = 0 == m->n ? 0 : (int) bytes;
+    /* what this side describes, which only an erroneous call makes differ from `bytes` (an allgather whose send
+     * count and type hold less than its receive count and type): never read past it, send short pieces */
+    m->bytes = (int) ((size_t) m->n * type_size < bytes ? (size_t) m->n * type_size : bytes);
     m->packed = 0 != m->bytes && !ompi_datatype_is_contiguous_memory_layout(m->type, m->n);
     if (!m->packed) { /* the bytes start at the type's true lower bound (none when empty) */
         ptrdiff_t true_lb = 0, true_extent;
