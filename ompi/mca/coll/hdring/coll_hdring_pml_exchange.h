@@ -71,11 +71,12 @@ static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_cut(mca_c
     return mca_coll_hdring_pml_cut_pieces(t, m, bytes, peer, is_send);
 }
 
-/* Bytes of piece j of m. */
+/* Bytes of piece j of m: none beyond m->bytes (an empty call, or a short erroneous one). */
 static inline int mca_coll_hdring_pml_piece_bytes(const pml_message_t *m, int j)
 {
-    const int off = j * HDRING_PML_INLINE_BYTES;
-    return m->bytes <= off ? 0 : m->bytes - off < HDRING_PML_INLINE_BYTES ? m->bytes - off : HDRING_PML_INLINE_BYTES;
+    return m->bytes <= j * HDRING_PML_INLINE_BYTES
+               ? 0
+               : (int) hdring_segment_count((size_t) m->bytes, HDRING_PML_INLINE_BYTES, (size_t) j);
 }
 
 /* Posts m to the PML, nonblocking: its pieces' requests (m->pieces of them) in reqs. On failure none is left

@@ -106,7 +106,7 @@ int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, s
     }
     size_t type_size;
     ompi_datatype_type_size(m->type, &type_size);
-    m->pieces = (int) ((bytes + HDRING_PML_INLINE_BYTES - 1) / HDRING_PML_INLINE_BYTES);
+    m->pieces = (int) hdring_segments(bytes, HDRING_PML_INLINE_BYTES);
     /* what this side describes, which only an erroneous call makes differ from `bytes` (an allgather whose send
      * count and type hold less than its receive count and type): never read past it, send short pieces */
     m->bytes = (int) ((size_t) m->n * type_size < bytes ? (size_t) m->n * type_size : bytes);
