@@ -255,6 +255,31 @@ int hdring_run_reduce_scatter_ring(const hdring_xport_t *x, const hdring_args_t 
     return hdring_ring_reduce_scatter_block(x, a->blocks, HDRING_BUF_IN, hdring_at(HDRING_BUF_OUT, 0), a->segment);
 }
 
+/* rhd's and recursive_halving's reduce-scatter: fold onto the survivors (halves onto balanced positions, whole
+ * vectors onto whole-block ones), recursive halving on the positions, then delivery to the blocks' owners. */
+static int fold_halve_deliver(const hdring_xport_t *x, const hdring_args_t *a, positions_kind_t kind)
+{
+    const hdring_blocks_t *blocks = a->blocks;
+    const size_t total = hdring_partition_total(blocks->parts);
+    const hdring_rhd_order_t order =
+        a->ordered || a->near_first ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
+    block_layout_t bl;
+
+    block_layout(blocks->parts, HELD_BY_SURVIVORS, order, kind, &bl);
+    const hdring_fold_t *f = &bl.fold;
+    const hdring_group_t g = survivors(f, x->rank);
+    int rc = BALANCED == kind ? hdring_fold_split(x, f, total, HDRING_BUF_IN, HDRING_BUF_WORK)
+                              : hdring_fold_whole(x, f, total, HDRING_BUF_IN, HDRING_BUF_WORK);
+    if (HDRING_OK == rc && g.vrank >= 0) {
+        rc = hdring_rhd_reduce_scatter(x, &g, order, &bl.layout.positions,
+                                       after_fold(f, x->rank, HDRING_BUF_IN, HDRING_BUF_WORK), HDRING_BUF_WORK);
+    }
+    if (HDRING_OK == rc) {
+        rc = hdring_deliver(x, blocks, &bl.layout, HDRING_BUF_WORK, hdring_at(HDRING_BUF_OUT, 0));
+    }
+    return rc;
+}
+
 /*
  * RHD reduce-scatter: split fold onto p' survivors, recursive halving on p' balanced positions of the vector
  * (balanced whatever the block sizes), then every position's holder delivers the pieces of its position to
@@ -271,23 +296,23 @@ int hdring_run_reduce_scatter_ring(const hdring_xport_t *x, const hdring_args_t 
  */
 int hdring_run_reduce_scatter_rhd(const hdring_xport_t *x, const hdring_args_t *a)
 {
-    const hdring_blocks_t *blocks = a->blocks;
-    const hdring_rhd_order_t order =
-        a->ordered || a->near_first ? HDRING_RHD_DISTANCE_DOUBLING : HDRING_RHD_DISTANCE_HALVING;
-    block_layout_t bl;
+    return fold_halve_deliver(x, a, BALANCED);
+}
 
-    block_layout(blocks->parts, HELD_BY_SURVIVORS, order, BALANCED, &bl);
-    const hdring_fold_t *f = &bl.fold;
-    const hdring_group_t g = survivors(f, x->rank);
-    int rc = hdring_fold_split(x, f, hdring_partition_total(blocks->parts), HDRING_BUF_IN, HDRING_BUF_WORK);
-    if (HDRING_OK == rc && g.vrank >= 0) {
-        rc = hdring_rhd_reduce_scatter(x, &g, order, &bl.layout.positions,
-                                       after_fold(f, x->rank, HDRING_BUF_IN, HDRING_BUF_WORK), HDRING_BUF_WORK);
-    }
-    if (HDRING_OK == rc) {
-        rc = hdring_deliver(x, blocks, &bl.layout, HDRING_BUF_WORK, hdring_at(HDRING_BUF_OUT, 0));
-    }
-    return rc;
+/*
+ * Recursive-halving reduce-scatter (MPICH's and tuned's for small vectors): whole fold onto p' survivors, recursive
+ * halving on whole-block positions (position j: the blocks of the ranks vrank j stands for), then each survivor
+ * hands its folded partner that rank's block. One step fewer than rhd's split fold and no split of blocks between
+ * positions, for uneven positions (two blocks against one) at every step: for small vectors. Distance doubling with
+ * an ordered operation or near_first, as rhd. Any p, any block sizes (zeros too), blocks anywhere in the vector.
+ * Cost, p' = p: as rhd. Otherwise, B = n/p: alpha + n (beta + gamma) (fold) + sum_k (alpha + (2^k + min(r, 2^k)) B
+ *   (beta + gamma)) + alpha + B beta (the hand-back): l + 2 steps where rhd takes l + 3 or more.
+ * Trace p = 5 (p' = 4, r = 1): 0 sends its vector to 1, which reduces it in; 1, 2, 3, 4 halve with distance 2 then
+ *   1 (1 keeps blocks 0-2, then 0-1); 1 sends block 0 to 0.
+ */
+int hdring_run_reduce_scatter_recursive_halving(const hdring_xport_t *x, const hdring_args_t *a)
+{
+    return fold_halve_deliver(x, a, WHOLE_BLOCKS);
 }
 
 /*
@@ -346,6 +371,18 @@ hdring_scratch_t hdring_scratch_reduce_scatter_rhd(const hdring_xport_t *x, cons
 {
     const size_t total = hdring_partition_total(a->blocks->parts);
     hdring_scratch_t need = {allreduce_rhd_tmp(x->size, total), total};
+    return need;
+}
+
+/* the whole fold's vector, or the halving's larger half on whole-block positions; the vector accumulated in WORK */
+hdring_scratch_t hdring_scratch_reduce_scatter_recursive_halving(const hdring_xport_t *x, const hdring_args_t *a)
+{
+    const size_t total = hdring_partition_total(a->blocks->parts);
+    block_layout_t bl;
+    block_layout(a->blocks->parts, HELD_BY_SURVIVORS, HDRING_RHD_DISTANCE_HALVING, WHOLE_BLOCKS, &bl);
+    const size_t fold = bl.fold.rem > 0 ? total : 0;
+    (void) x;
+    hdring_scratch_t need = {max_size(fold, rhd_tmp(&bl.layout.positions, bl.fold.pof2)), total};
     return need;
 }
 

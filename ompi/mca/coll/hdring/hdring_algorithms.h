@@ -20,7 +20,7 @@
  *   allreduce       IN holds this rank's vector of a->count elements (IN may be OUT); OUT receives the result.
  *   reduce_scatter  a->blocks has p parts, block b going to rank b. IN holds this rank's whole vector, OUT
  *                   receives its block at offset 0 (OUT may be IN, as with MPI_IN_PLACE). a->ordered: keep
- *                   operand order (rhd and binary_blocks then use distance doubling).
+ *                   operand order (rhd, recursive_halving and binary_blocks then use distance doubling).
  *   allgather       on entry OUT holds this rank's block at its offset in a->blocks; on return every block.
  *   bcast           a->count elements in OUT, from algorithm rank a->root; a pipelined one in segments of
  *                   a->segment elements.

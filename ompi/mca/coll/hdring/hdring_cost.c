@@ -373,6 +373,12 @@ static double fold_time(const hdring_model_t *m, const geometry_t *g, double n)
            transfer(link_pairs(m, 1, g->r), n / 2);
 }
 
+/* The whole fold: r ranks send their whole vectors to their partners, which reduce them in; 0 on powers of two. */
+static double whole_fold_time(const hdring_model_t *m, const geometry_t *g, double n)
+{
+    return g->r > 0 ? transfer(link_pairs(m, 1, g->r), n) + reduction(m, n, g->r) : 0;
+}
+
 /* Sending the whole vector back to the r folded ranks. */
 static double unfold_time(const hdring_model_t *m, const geometry_t *g, double n)
 {
@@ -392,8 +398,7 @@ double hdring_cost_allreduce_recursive_doubling(hdring_alg_t self, const hdring_
                                                 hdring_alg_t *phase)
 {
     const geometry_t g = geometry(m->p);
-    const link_t fold = link_pairs(m, 1, g.r); /* r ranks send whole vectors in, and get the result back */
-    double t = g.r > 0 ? 2 * transfer(fold, n) + reduction(m, n, g.r) : 0;
+    double t = whole_fold_time(m, &g, n) + unfold_time(m, &g, n);
     (void) self, (void) phase;
     for (int k = 0; k < g.l; ++k) {
         const link_t lk = link_pairs(m, (1 << k) * fold_spread(&g), g.pof2);
@@ -607,6 +612,19 @@ double hdring_cost_reduce_scatter_rhd(hdring_alg_t self, const hdring_model_t *m
     return fold_time(m, &g, n) +
            halving(m, &even, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), true, g.pof2) +
            layout_time(m, true, HELD_BY_SURVIVORS, order, false, renumbered(m), &g, n);
+}
+
+double hdring_cost_reduce_scatter_recursive_halving(hdring_alg_t self, const hdring_model_t *m, double n,
+                                                    hdring_alg_t *phase)
+{
+    const geometry_t g = geometry(m->p);
+    const position_sizes_t whole_blocks = {n / g.p, g.r};
+    const hdring_rhd_order_t order = vector_order(m, HDRING_RHD_DISTANCE_HALVING);
+    (void) self, (void) phase;
+    return whole_fold_time(m, &g, n) +
+           halving(m, &whole_blocks, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), true,
+                   g.pof2) +
+           layout_time(m, true, HELD_BY_SURVIVORS, order, true, renumbered(m), &g, n);
 }
 
 double hdring_cost_reduce_scatter_binary_blocks(hdring_alg_t self, const hdring_model_t *m, double n,
@@ -1140,6 +1158,7 @@ hdring_volume_t hdring_cost_volume(hdring_alg_t alg, int p, int rank, double n)
     case HDRING_ALG_REDUCE_SCATTER_BRUCK:
         return volume((p - 1) * B, (p - 1) * B, (p - 1) * B);
     case HDRING_ALG_REDUCE_SCATTER_RHD: /* commutative on a power of two: positions end at their owners */
+    case HDRING_ALG_REDUCE_SCATTER_RECURSIVE_HALVING:
         return 0 == g.r ? volume(n - B, n - B, n - B) : volume(-1, -1, -1);
     case HDRING_ALG_ALLGATHER_RING:
     case HDRING_ALG_ALLGATHER_BRUCK:

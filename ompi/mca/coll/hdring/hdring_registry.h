@@ -59,8 +59,12 @@
       ALLREDUCE_BINARY_BLOCKS, WHOLE, HIER_ALLREDUCE_SUMMARY "binary_blocks across nodes")                            \
     X(ALLREDUCE_HIER_RING, ALLREDUCE, "hier_ring", 5, ANY_ORDER, OTHER, allreduce_hier, ALLREDUCE_RING, WHOLE,        \
       HIER_ALLREDUCE_SUMMARY "ring across nodes")                                                                     \
-    X(REDUCE_SCATTER_RHD, REDUCE_SCATTER, "rhd", 2, KEEPS_ORDER, LATENCY, reduce_scatter_rhd, NONE, WHOLE,            \
-      "recursive halving; sizes that are not a power of two fold first")                                              \
+    X(REDUCE_SCATTER_RHD, REDUCE_SCATTER, "rhd", 2, KEEPS_ORDER, OTHER, reduce_scatter_rhd, NONE, WHOLE,              \
+      "recursive halving on equal positions; sizes that are not a power of two fold halves first")                   \
+    X(REDUCE_SCATTER_RECURSIVE_HALVING, REDUCE_SCATTER, "recursive_halving", 8, KEEPS_ORDER, LATENCY,                 \
+      reduce_scatter_recursive_halving, NONE, WHOLE,                                                                  \
+      "recursive halving on block boundaries; sizes that are not a power of two fold whole vectors first: "           \
+      "floor(log2 p)+2 steps, for small vectors")                                                                     \
     X(REDUCE_SCATTER_BINARY_BLOCKS, REDUCE_SCATTER, "binary_blocks", 3, KEEPS_ORDER, OTHER,                           \
       reduce_scatter_binary_blocks, NONE, WHOLE, "p split into power-of-two blocks that halve within themselves")     \
     X(REDUCE_SCATTER_RING, REDUCE_SCATTER, "ring", 1, ANY_ORDER, BANDWIDTH, reduce_scatter_ring, NONE, PIPELINED,     \
