@@ -225,6 +225,31 @@ START_TEST(rhd_on_2_to_the_k_ranks_takes_2k_steps)
 }
 END_TEST
 
+/* Where p is not a power of two, recursive_halving's whole fold and hand-back take l + 2 steps, in operand order
+ * too, where rhd's split fold and delivery take more: what makes it the latency algorithm of reduce_scatter. */
+START_TEST(recursive_halving_takes_l_plus_2_steps)
+{
+    const hdring_cost_params_t c = {1, 0, 0, 0, 0};
+    for (int p = 3; p <= 40; ++p) {
+        if (hdring_is_pow2(p)) {
+            continue;
+        }
+        size_t *blocks = malloc((size_t) p * sizeof(*blocks));
+        const double steps = hdring_floor_log2(p) + 2;
+        for (int ordered = 0; ordered <= 1; ++ordered) {
+            run_result_t res, rhd;
+            simulate(HDRING_ALG_REDUCE_SCATTER_RECURSIVE_HALVING, p, even_count(p), ordered, &c, &res, blocks);
+            simulate(HDRING_ALG_REDUCE_SCATTER_RHD, p, even_count(p), ordered, &c, &rhd, blocks);
+            ck_assert_msg(res.time == steps && rhd.time > steps, "p=%d%s: recursive_halving %g steps, rhd %g", p,
+                          ordered ? " ordered" : "", res.time, rhd.time);
+            result_free(&res);
+            result_free(&rhd);
+        }
+        free(blocks);
+    }
+}
+END_TEST
+
 /* The fold's price: 3 more steps and 2n more bytes on the critical path, n/2 more reduced; the dropped rank
  * sends n and receives 1.5 n. */
 START_TEST(fold_costs_what_the_model_says)
@@ -567,6 +592,7 @@ int main(void)
     UNIT_ADD(s, model_volume_matches_simulator);
     UNIT_ADD(s, ring_moves_2_p_minus_1_over_p_n_per_rank);
     UNIT_ADD(s, rhd_on_2_to_the_k_ranks_takes_2k_steps);
+    UNIT_ADD(s, recursive_halving_takes_l_plus_2_steps);
     UNIT_ADD(s, fold_costs_what_the_model_says);
     UNIT_ADD(s, binary_blocks_leave_no_rank_idle);
     UNIT_ADD(s, exchanges_are_charged_where_the_peer_is_both_ways);
