@@ -603,28 +603,30 @@ double hdring_cost_reduce_scatter_ring(hdring_alg_t self, const hdring_model_t *
     return (m->p - 1) * ring_step(m, n / m->p, ring_segment(m, n));
 }
 
-double hdring_cost_reduce_scatter_rhd(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+/* rhd's and recursive_halving's reduce-scatter (fold_halve_deliver, hdring_algorithms.c): the split fold onto
+ * balanced positions or the whole fold onto whole-block ones, recursive halving on them, delivery to the owners. */
+static double fold_halve_deliver_time(const hdring_model_t *m, double n, bool whole_blocks)
 {
     const geometry_t g = geometry(m->p);
-    const position_sizes_t even = {n / g.pof2, 0};
+    const position_sizes_t pos = whole_blocks ? (position_sizes_t) {n / g.p, g.r} : (position_sizes_t) {n / g.pof2, 0};
     const hdring_rhd_order_t order = vector_order(m, HDRING_RHD_DISTANCE_HALVING);
+    const double fold = whole_blocks ? whole_fold_time(m, &g, n) : fold_time(m, &g, n);
+    return fold +
+           halving(m, &pos, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), true, g.pof2) +
+           layout_time(m, true, HELD_BY_SURVIVORS, order, whole_blocks, renumbered(m), &g, n);
+}
+
+double hdring_cost_reduce_scatter_rhd(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
     (void) self, (void) phase;
-    return fold_time(m, &g, n) +
-           halving(m, &even, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), true, g.pof2) +
-           layout_time(m, true, HELD_BY_SURVIVORS, order, false, renumbered(m), &g, n);
+    return fold_halve_deliver_time(m, n, false);
 }
 
 double hdring_cost_reduce_scatter_recursive_halving(hdring_alg_t self, const hdring_model_t *m, double n,
                                                     hdring_alg_t *phase)
 {
-    const geometry_t g = geometry(m->p);
-    const position_sizes_t whole_blocks = {n / g.p, g.r};
-    const hdring_rhd_order_t order = vector_order(m, HDRING_RHD_DISTANCE_HALVING);
     (void) self, (void) phase;
-    return whole_fold_time(m, &g, n) +
-           halving(m, &whole_blocks, g.pof2, g.l, HDRING_RHD_DISTANCE_DOUBLING == order, fold_spread(&g), true,
-                   g.pof2) +
-           layout_time(m, true, HELD_BY_SURVIVORS, order, true, renumbered(m), &g, n);
+    return fold_halve_deliver_time(m, n, true);
 }
 
 double hdring_cost_reduce_scatter_binary_blocks(hdring_alg_t self, const hdring_model_t *m, double n,
