@@ -49,11 +49,12 @@ static inline int mca_coll_hdring_pml_failed(mca_coll_hdring_pml_t *t, int ompi_
 /* ---- messages in pieces ----
  * ob1 sends a message of at most HDRING_PML_INLINE_BYTES inline and a larger one through a send request, which on
  * a node with more ranks than cores costs a turn of the scheduler (hdring_defaults.h, mca_coll_hdring_pieces_bytes).
- * A message between ranks of one node of more than that and at most t->inline_pieces_bytes there goes as pieces of HDRING_PML_INLINE_BYTES bytes (the last
- * one shorter), each a message of MPI_BYTE. Both ends cut alike without a word between them: the message's size
- * is the same at both (its type signatures match, whatever (count, datatype) each side describes it with), and
- * so is whether the two share a node. A side whose data are not contiguous packs them first (a receive unpacks
- * once all its pieces are in); a poisoned side sends or receives the same number of pieces, empty. */
+ * A message between ranks of one node of more than that and at most t->inline_pieces_bytes there goes as pieces of
+ * HDRING_PML_INLINE_BYTES bytes (the last one shorter), each a message of MPI_BYTE. Both ends cut alike without a
+ * word between them: the message's size is the same at both (its type signatures match, whatever (count, datatype)
+ * each side describes it with), and so is whether the two share a node. A side whose data are not contiguous
+ * packs them first (a receive unpacks once all its pieces are in); a poisoned side sends or receives the same
+ * number of pieces, empty. */
 
 /* The slow half of mca_coll_hdring_pml_cut: a message in the size range of pieces (coll_hdring_transport.c). */
 int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, int peer, bool is_send);
