@@ -10,8 +10,8 @@
  * Three duplicates of MPI_COMM_WORLD are bound, through MPI_T writes of coll_hdring_priority before each
  * MPI_Comm_dup, to hdring (auto, or --alg), to tuned, and to tuned again as a control. For every collective
  * and size the three are timed in interleaved order (hdring tuned control / control tuned hdring / ...) in
- * rounds; each sample is the slowest rank's time per call over a batch long enough to measure. Reported per
- * size: the median over rounds of the paired ratio hdring/tuned, its min and max, and control/tuned, which
+ * rounds; each sample is the slowest rank's time per call over a batch of at least --batch-ms (5 ms). Reported
+ * per size: the median over rounds of the paired ratio hdring/tuned, its min and max, and control/tuned, which
  * should be 1: a control outside 1 +- 5% marks the size as noisy.
  *
  *   mpirun -np 4 hdring_ab [--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS]
@@ -49,6 +49,7 @@
 
 #define MAX_SIZES 64
 #define MAX_ROUNDS 101
+#define MAX_BATCH (1 << 24) /* calls per sample */
 
 enum { COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_REDUCE_SCATTER_BLOCK, COLL_ALLGATHER, COLL_BCAST, NCOLLS };
 static const char *const coll_names[NCOLLS] = {"allreduce", "reduce_scatter", "reduce_scatter_block", "allgather",
@@ -195,12 +196,19 @@ static bool prepare(bench_t *b, int coll, size_t requested, size_t *bytes)
     return 0 != *bytes || 0 == requested;
 }
 
-/* Calls per sample, so that a sample lasts about batch_s (from a short timing on the tuned communicator). */
+/* Calls per sample, so that a sample lasts at least batch_s: timed on the tuned communicator in batches that
+ * double until one lasts a tenth of it (a few calls alone would count the first calls' warm-up, and a call of
+ * 0.2 us needs 25000 to fill 5 ms). */
 static int batch_iters(const bench_t *b, const options_t *o, int coll, size_t bytes)
 {
-    const double one = timed(b, coll, bytes, b->comm[1], 3);
-    const double want = one > 0 ? o->batch_s / one : 1000;
-    return want < 1 ? 1 : want > 1000 ? 1000 : (int) want;
+    int iters = 1;
+    double one = timed(b, coll, bytes, b->comm[1], iters);
+    while (one * iters < o->batch_s / 10 && iters < MAX_BATCH / 2) {
+        iters *= 2;
+        one = timed(b, coll, bytes, b->comm[1], iters);
+    }
+    const double want = one > 0 ? o->batch_s / one + 1 : MAX_BATCH;
+    return want < iters ? iters : want > MAX_BATCH ? MAX_BATCH : (int) want;
 }
 
 /* A size as people read it: "4 B", "1 KiB", "64 KiB", "4 MiB"; "~16 KiB" for a size a little off a whole unit
