@@ -15,7 +15,7 @@
  * should be 1: a control outside 1 +- 5% marks the size as noisy.
  *
  *   mpirun -np 4 hdring_ab [--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS]
- *                          [--csv FILE] [--compare | --churn]
+ *                          [--csv FILE] [--compare | --churn] [--separated]
  *
  * --compare times every hdring algorithm of each collective (one communicator each) and tuned, interleaved
  * the same way, and names the fastest per size: the measurements behind the automatic choice's defaults.
@@ -27,6 +27,11 @@
  * one call of the collective, MPI_Comm_free, with coll_hdring_priority written before the batch so that the
  * duplicates go to hdring, to tuned or (control) to tuned. It measures what a communicator costs: selection,
  * hdring's locality exchange and its first-call plan.
+ *
+ * --separated times each call alone, as the OSU benchmarks do: a barrier before every call, and a sample is the
+ * mean over ranks of their time per call (the barrier excluded) instead of the slowest rank's time for the
+ * batch. Back to back, calls overlap: a bcast's root starts the next call while its messages still travel, so
+ * the pace is set by the busiest rank (a tree's root and its sends); separated, a call's own latency counts.
  *
  * --alg forces one algorithm on the hdring communicator (for every collective measured). To compare with a
  * forced tuned algorithm, start the job with --mca coll_tuned_use_dynamic_rules 1 --mca
@@ -63,6 +68,7 @@ typedef struct options {
     const char *contenders; /* --compare: what to time instead of every algorithm */
     bool compare; /* time every hdring algorithm instead of hdring against tuned */
     bool churn;   /* time dup + one call + free instead of calls */
+    bool separated; /* a barrier before every call, each timed alone */
     int rounds;
     double batch_s;
 } options_t;
@@ -74,7 +80,7 @@ typedef struct bench {
     MPI_Comm algs[NCOLLS][MAX_CONTENDERS]; /* --compare: one communicator per hdring algorithm */
     MPI_Comm book;    /* bookkeeping (tuned): barriers and the max of the timings */
     const char *hdring_priority; /* --churn: the priority binding a duplicate to hdring */
-    bool churn;
+    bool churn, separated;
     int rank, size;
     char *sbuf, *rbuf;
     int *rcounts;
@@ -141,10 +147,28 @@ static void call(const bench_t *b, int coll, size_t bytes, MPI_Comm comm)
     }
 }
 
+/* --separated: seconds per call for `iters` calls, each after a barrier, averaged over calls and ranks. */
+static double timed_separated(const bench_t *b, int coll, size_t bytes, MPI_Comm comm, int iters)
+{
+    double sum = 0, total;
+    for (int i = 0; i < iters; ++i) {
+        MPI_Barrier(b->book);
+        const double t0 = MPI_Wtime();
+        call(b, coll, bytes, comm);
+        sum += MPI_Wtime() - t0;
+    }
+    sum /= iters;
+    MPI_Allreduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, b->book);
+    return total / b->size;
+}
+
 /* Seconds per call for `iters` calls, the slowest rank's. With --churn, per duplicate + call + free instead; the
  * duplicates go where `comm` goes (to hdring for comm[0], to tuned otherwise). */
 static double timed(const bench_t *b, int coll, size_t bytes, MPI_Comm comm, int iters)
 {
+    if (b->separated) {
+        return timed_separated(b, coll, bytes, comm, iters);
+    }
     if (b->churn) {
         cvar_must("coll_hdring_priority", comm == b->comm[0] ? b->hdring_priority : "-1");
     }
@@ -252,7 +276,10 @@ static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
         char them[32];
         snprintf(them, sizeof(them), "%s (us)", baseline());
         printf("\n# %s%s, %d ranks: hdring (%s) vs %s (%s), %d interleaved rounds\n", coll_names[coll],
-               o->churn ? " churn (MPI_Comm_dup, one call, MPI_Comm_free)" : "", b->size, o->alg ? o->alg : "auto",
+               o->churn      ? " churn (MPI_Comm_dup, one call, MPI_Comm_free)"
+               : o->separated ? " separated (a barrier before each call; mean of the ranks' times per call)"
+                              : "",
+               b->size, o->alg ? o->alg : "auto",
                baseline(), tuned_label(coll), o->rounds);
         printf("# ratio: the median over rounds of each round's hdring/%s time (so not the quotient of the two\n"
                "# median times); q1-q3 its interquartile range, min and max its extremes\n", baseline());
@@ -339,8 +366,9 @@ static void run_compare(bench_t *b, const options_t *o, int coll, FILE *csv)
     double t[MAX_ROUNDS][MAX_CONTENDERS + 1];
 
     if (0 == b->rank) {
-        printf("\n# %s, %d ranks: every hdring algorithm and %s (%s), us per call, medians of %d interleaved "
-               "rounds\n%-12s", coll_names[coll], b->size, baseline(), tuned_label(coll), o->rounds, "# Size");
+        printf("\n# %s, %d ranks: every hdring algorithm and %s (%s), us per call%s, medians of %d interleaved "
+               "rounds\n%-12s", coll_names[coll], b->size, baseline(), tuned_label(coll),
+               o->separated ? " (a barrier before each call; mean of the ranks' times)" : "", o->rounds, "# Size");
         for (int a = 0; a < n - 1; ++a) {
             printf(" %18s", coll_algs[coll][a]);
         }
@@ -393,8 +421,8 @@ static void usage(const char *why)
 {
     util_usage_exit("hdring_ab",
                     "[--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS] [--csv FILE] "
-                    "[--compare [--contenders LIST] | --churn]\n(under mpirun; the comment at the top of "
-                    "perf/hdring_ab.c and the README's Benchmarks section say what each does)",
+                    "[--compare [--contenders LIST] | --churn] [--separated]\n(under mpirun; the comment at the top "
+                    "of perf/hdring_ab.c and the README's Benchmarks section say what each does)",
                     why);
 }
 
@@ -407,7 +435,9 @@ static void parse(int argc, char **argv, options_t *o)
         if (0 == strcmp(arg, "--help") || 0 == strcmp(arg, "-h")) {
             usage(NULL);
         }
-        if (NULL == val && 0 != strcmp(arg, "--compare") && 0 != strcmp(arg, "--churn")) {
+        const bool flag =
+            0 == strcmp(arg, "--compare") || 0 == strcmp(arg, "--churn") || 0 == strcmp(arg, "--separated");
+        if (NULL == val && !flag) {
             usage("missing value");
         }
         ++i;
@@ -440,10 +470,11 @@ static void parse(int argc, char **argv, options_t *o)
             o->alg = val;
         } else if (0 == strcmp(arg, "--contenders")) {
             o->contenders = val;
-        } else if (0 == strcmp(arg, "--compare") || 0 == strcmp(arg, "--churn")) {
+        } else if (flag) {
             o->compare |= 0 == strcmp(arg, "--compare");
             o->churn |= 0 == strcmp(arg, "--churn");
-            --i; /* a flag: no value */
+            o->separated |= 0 == strcmp(arg, "--separated");
+            --i; /* no value */
         } else if (0 == strcmp(arg, "--rounds")) {
             o->rounds = atoi(val);
             if (o->rounds < 1 || o->rounds > MAX_ROUNDS) {
@@ -459,6 +490,9 @@ static void parse(int argc, char **argv, options_t *o)
     }
     if (o->compare && o->churn) {
         usage("--compare and --churn do not go together");
+    }
+    if (o->separated && o->churn) {
+        usage("--separated times calls, --churn communicators: not both");
     }
     if (NULL != o->contenders && !o->compare) {
         usage("--contenders goes with --compare");
@@ -538,6 +572,7 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &b.book);
     cvar_must("coll_hdring_priority", value);
     b.churn = o.churn;
+    b.separated = o.separated;
     b.hdring_priority = value;
 
     size_t max = 0;
