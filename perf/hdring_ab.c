@@ -162,8 +162,9 @@ static double timed_separated(const bench_t *b, int coll, size_t bytes, MPI_Comm
     return total / b->size;
 }
 
-/* Seconds per call for `iters` calls, the slowest rank's. With --churn, per duplicate + call + free instead; the
- * duplicates go where `comm` goes (to hdring for comm[0], to tuned otherwise). */
+/* Seconds per call for `iters` calls, the slowest rank's (with --separated, timed_separated's mean). With
+ * --churn, per duplicate + call + free instead; the duplicates go where `comm` goes (to hdring for comm[0], to
+ * tuned otherwise). */
 static double timed(const bench_t *b, int coll, size_t bytes, MPI_Comm comm, int iters)
 {
     if (b->separated) {
