@@ -419,6 +419,53 @@ START_TEST(segmented_ring_overlaps_reductions_across_nodes)
 }
 END_TEST
 
+/* p nodes of one rank each: the binary and binomial trees take what the model says (a rank's sends queue on its
+ * port), the same at p = 2 to 6, where the binary tree's root sends 2 messages and the binomial tree's
+ * ceil(log2 p) (from p = 5 on, fewer: what makes the registry list binary first). */
+static double tree_across_nodes(hdring_alg_t alg, int p, double *model, int *root_sends)
+{
+    const size_t count = 1000;
+    const sim_cost_t local = {0, 0, 0}, network = {1, 1e-3, 0};
+    run_t run = {.alg = alg, .p = p, .count = count, .kind = &kind_u64_sum, .cost = local, .nodes = p, .ppn = 1,
+                 .network = network};
+    run_result_t res;
+    run_collective(&run, &res, true);
+    ck_assert_msg(res.ok, "%s p=%d on %d nodes: %s", hdring_alg_name(alg), p, p, res.why);
+    *root_sends = (int) res.stats[0].msgs_sent;
+    const double sim = res.time;
+    result_free(&res);
+    const hdring_cost_params_t c = {0, 0, 0, 0, 0};
+    hdring_model_t m = hdring_model_single(p, false, &c);
+    m.network.alpha = network.alpha;
+    m.network.beta = m.network.exchange = network.beta;
+    m.shape.nodes = p;
+    m.shape.ppn = m.shape.ppn_max = 1;
+    m.shape.index_major = true;
+    *model = hdring_cost_time(alg, &m, (double) count * 8, NULL);
+    return sim;
+}
+
+START_TEST(binary_tree_across_nodes_matches_the_binomial_to_6_ranks_with_fewer_root_sends)
+{
+    for (int p = 2; p <= 40; ++p) {
+        double binary_model, binomial_model;
+        int binary_root, binomial_root;
+        const double binary = tree_across_nodes(HDRING_ALG_BCAST_BINARY, p, &binary_model, &binary_root);
+        const double binomial = tree_across_nodes(HDRING_ALG_BCAST_BINOMIAL, p, &binomial_model, &binomial_root);
+        ck_assert_msg(fabs(binary_model - binary) <= 1e-9 * binary, "binary p=%d: model %.10g, simulator %.10g", p,
+                      binary_model, binary);
+        ck_assert_msg(fabs(binomial_model - binomial) <= 1e-9 * binomial,
+                      "binomial p=%d: model %.10g, simulator %.10g", p, binomial_model, binomial);
+        ck_assert_int_eq(binary_root, p > 2 ? 2 : 1);
+        ck_assert_int_eq(binomial_root, hdring_ceil_log2(p));
+        if (p <= 6) {
+            ck_assert_msg(fabs(binary - binomial) <= 1e-9 * binomial, "p=%d: binary %g, binomial %g", p, binary,
+                          binomial);
+        }
+    }
+}
+END_TEST
+
 /* The pipelines keep every rank busy but while they fill: a rank waits only for its first segment (simulated time
  * to finish minus time busy). Chain: rank r waits r - 1 segment times, exactly as the model's schedule says. Ring
  * in segments, on one node (and across nodes: segmented_ring_overlaps_reductions_across_nodes): no rank waits at
@@ -597,6 +644,7 @@ int main(void)
     UNIT_ADD(s, binary_blocks_leave_no_rank_idle);
     UNIT_ADD(s, exchanges_are_charged_where_the_peer_is_both_ways);
     UNIT_ADD(s, segmented_ring_overlaps_reductions_across_nodes);
+    UNIT_ADD(s, binary_tree_across_nodes_matches_the_binomial_to_6_ranks_with_fewer_root_sends);
     UNIT_ADD(s, pipelines_idle_only_while_they_fill);
     UNIT_ADD(s, crowded_cores_slow_the_steps_that_outnumber_them);
     UNIT_ADD(s, messages_over_the_eager_limit_pay_a_round_trip);

@@ -334,12 +334,20 @@ static hdring_tree_t chain(int p, int rank, int which)
     return hdring_tree_chain(p, rank);
 }
 
+static hdring_tree_t binary(int p, int rank, int which)
+{
+    (void) which;
+    return hdring_tree_binary(p, rank);
+}
+
 START_TEST(broadcast_trees_reach_every_rank_once)
 {
     for (int p = 1; p <= 600; p += p < 130 ? 1 : 37) {
         int depth;
         check_tree(p, 0, chain, &depth);
         ck_assert_int_eq(depth, p - 1);
+        check_tree(p, 0, binary, &depth);
+        ck_assert_int_eq(depth, hdring_floor_log2(p));
         for (int which = 0; which < 2; ++which) {
             check_tree(p, which, hdring_tree_double, &depth);
             ck_assert_msg(depth == (p > 1 ? hdring_floor_log2(p - 1) + 1 : 0), "p=%d tree %d: depth %d", p, which,

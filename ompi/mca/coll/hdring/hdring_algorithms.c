@@ -559,6 +559,24 @@ int hdring_run_bcast_double_tree(const hdring_xport_t *x, const hdring_args_t *a
     return hdring_pipelined_bcast(&rotated, lanes, 2, a->segment);
 }
 
+/*
+ * Binary tree broadcast (tuned's "bintree"): the whole message down the level-order binary tree from the root
+ * (hdring_tree_binary), each rank passing it to at most two children. Any p, count and root.
+ * Where a rank's sends queue on its port (across nodes), a rank gets the message after one message per level and
+ * one more per second child on its path: max(2 (L - 1), L + the most set bits of an i <= p - 2^L) (alpha + n beta),
+ * L = floor(log2 p), the binomial tree's ceil(log2 p) at p = 3 to 6; the root sends 2 messages, not ceil(log2 p),
+ * and is free sooner for the next collective.
+ * Trace p = 5, root 2 (ranks rotated so the root is 0): 2 sends to 3, then 4; 3 sends to 0, 4 to 1: rank 1 has it
+ *   after 3 messages, as in the binomial tree, whose root sends 3.
+ */
+int hdring_run_bcast_binary(const hdring_xport_t *x, const hdring_args_t *a)
+{
+    hdring_view_t v;
+    const hdring_xport_t rotated = hdring_view(x, &v, 0, 1, x->size, a->root);
+    const hdring_lane_t lane = {hdring_tree_binary(x->size, rotated.rank), hdring_at(HDRING_BUF_OUT, 0), a->count};
+    return hdring_pipelined_bcast(&rotated, &lane, 1, 0);
+}
+
 /* Binomial tree. Cost: L (alpha + n beta). For small messages. */
 int hdring_run_bcast_binomial(const hdring_xport_t *x, const hdring_args_t *a)
 {
@@ -592,6 +610,7 @@ int hdring_run_bcast_scatter_ring(const hdring_xport_t *x, const hdring_args_t *
 }
 
 NO_SCRATCH(bcast_binomial)
+NO_SCRATCH(bcast_binary)
 NO_SCRATCH(bcast_flat)
 NO_SCRATCH(bcast_scatter_rhd)
 NO_SCRATCH(bcast_scatter_ring)

@@ -748,6 +748,48 @@ double hdring_cost_bcast_binomial(hdring_alg_t self, const hdring_model_t *m, do
     return tree_time(m, n, false);
 }
 
+/* The binary tree's messages to its last rank when a rank's sends queue on its port: rank 2^d - 1 + i of level d
+ * gets the message after d messages and one more per set bit of i (a turn to the second child). Every level above
+ * the last, L = floor(log2 p), ends in 2d; the last holds i = 0 .. p - 2^L, whose most set bits are those of
+ * p - 2^L or one fewer than its bit length. */
+static int binary_tree_messages(int p)
+{
+    if (p < 2) {
+        return 0;
+    }
+    const int levels = hdring_floor_log2(p), last = p - (1 << levels);
+    const int bits = __builtin_popcount((unsigned) last), below = 0 == last ? 0 : hdring_floor_log2(last);
+    const int last_level = levels + (bits > below ? bits : below);
+    return last_level > 2 * (levels - 1) ? last_level : 2 * (levels - 1);
+}
+
+/* The binary tree within a node, where a rank's two sends overlap: one message per level, level d's
+ * min(2^d, p - 2^d + 1) receivers copying at once. */
+static double binary_tree_levels(const hdring_model_t *m, double n)
+{
+    double t = 0;
+    for (int d = 1; d <= hdring_floor_log2(m->p); ++d) {
+        const int width = 1 << d, receivers = m->p - width + 1 < width ? m->p - width + 1 : width;
+        t += transfer(local_link(m, receivers), n);
+    }
+    return t;
+}
+
+/* The binary tree. Within a node a message over the eager limit is copied in by its receiver, so a rank's sends
+ * overlap (exact); an eager one is copied out by its sender, the two one after another, as across nodes, where a
+ * rank's sends queue on its port: exact with one rank per node (link_any is then link_tree's), an upper bound
+ * within a node (all its ranks crowding its cores) and on nodes of several ranks, where the heap order does not
+ * follow node boundaries and every message is priced as crossing. */
+double hdring_cost_bcast_binary(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
+{
+    (void) self, (void) phase;
+    const link_t one = local_link(m, 1);
+    if (sends_overlap(m) && !(one.eager > 0 && n <= one.eager)) {
+        return binary_tree_levels(m, n);
+    }
+    return binary_tree_messages(m->p) * transfer(link_any(m), n);
+}
+
 /* The flat tree's copies to `receivers` ranks of the root's node. A message the PML sends eagerly is copied out by
  * its sender, so the root's copies follow one another (where a binomial tree shares them out); a larger one waits
  * for its receiver to copy it in, so the receivers of each of the root's exchanges (hdring_flat_batches, shared

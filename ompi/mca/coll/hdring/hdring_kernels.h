@@ -281,7 +281,8 @@ typedef struct hdring_lane {
  * link the same two ranks (MPI would match their messages across lanes). No scratch.
  * Cost with k segments of s bytes per lane: chain (one lane, hdring_tree_chain) (p - 2 + k)(alpha + s beta); the
  *   double binary tree (two lanes of n/2, hdring_tree_double), where every rank with children sends two segments
- *   per round: 2 depth + 2 to 2.6 (k - 1) segment times on the simulator, 2.5 on average (hdring_cost.c).
+ *   per round: 2 depth + 2 to 2.6 (k - 1) segment times on the simulator, 2.5 on average (hdring_cost.c); the
+ *   binary tree (one lane, hdring_tree_binary, one segment): hdring_run_bcast_binary.
  * Trace chain p = 3, two segments: 0 -> 1 segment 0; 0 -> 1 segment 1 while 1 -> 2 segment 0; 1 -> 2 segment 1.
  */
 int hdring_pipelined_bcast(const hdring_xport_t *x, const hdring_lane_t *lanes, int nlanes, size_t segment);

@@ -113,6 +113,19 @@ hdring_tree_t hdring_tree_chain(int p, int rank)
     return t;
 }
 
+hdring_tree_t hdring_tree_binary(int p, int rank)
+{
+    const int depth = hdring_floor_log2(rank + 1), width = 1 << depth; /* rank's level and its size */
+    hdring_tree_t t = {-1, 0, depth, {0, 0}};
+    if (rank > 0) { /* the first half of a level are first children */
+        t.parent = rank - (rank + 1 - width < width / 2 ? width / 2 : width);
+    }
+    for (int c = rank + width; c <= rank + 2 * width && c < p; c += width) {
+        t.child[t.nchildren++] = c;
+    }
+    return t;
+}
+
 /* Labels of tree `which` over m ranks, and back. */
 static int double_label(int m, int rank, int which)
 {

@@ -163,6 +163,12 @@ typedef struct hdring_tree {
 /* The chain 0 -> 1 -> ... -> p-1. */
 hdring_tree_t hdring_tree_chain(int p, int rank);
 
+/* The binary tree in level order (tuned's bintree): level d holds ranks 2^d - 1 .. 2^(d+1) - 2, and rank r of
+ * level d passes to r + 2^d and r + 2^(d+1) (those < p), so a partial last level is spread over its parents, one
+ * child each before any has two; depth floor(log2 (r + 1)).
+ *   p = 6: 0 -> 1, 2; 1 -> 3, 5; 2 -> 4. */
+hdring_tree_t hdring_tree_binary(int p, int rank);
+
 /* Tree `which` (0 or 1) of the double binary tree (Sanders, Speck and Traeff 2009) over p ranks: rank 0 sends to
  * the top of each; ranks 1 .. m (m = p - 1) form an in-order binary tree over labels 1 .. m, where label x of
  * height h = ctz(x) has children x - 2^(h-1) and the first of x + 2^(h-1), x + 2^(h-2), ... that is at most m,

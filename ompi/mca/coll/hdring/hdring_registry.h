@@ -28,7 +28,9 @@
  * Within a collective, rows are in the order the model lists them; a tie in predicted time (within the model's
  * resolution, hdring_cost_pick) goes to the earlier row. The flat bcast precedes the binomial one: where the
  * model sees them equal (p = 2 and 3 above the eager limit, where they send the same messages; ranks sharing
- * cores) the tree with no rank forwarding the message is the faster one measured.
+ * cores) the tree with no rank forwarding the message is the faster one measured. The binary bcast precedes the
+ * binomial one: where the model sees them equal (p = 4 to 6 across nodes; p = 4 within one, where they are one
+ * shape) its root sends 2 messages, not ceil(log2 p), and is free sooner for the next call.
  */
 #ifndef HDRING_REGISTRY_H
 #define HDRING_REGISTRY_H
@@ -96,6 +98,8 @@
     X(BCAST_FLAT, BCAST, "flat", 9, KEEPS_ORDER, OTHER, bcast_flat, NONE, WHOLE,                                      \
       "flat tree: the root sends the whole message to every rank, at most 16 at a time, for a node whose ranks "     \
       "copy in parallel")                                                                                             \
+    X(BCAST_BINARY, BCAST, "binary", 10, KEEPS_ORDER, OTHER, bcast_binary, NONE, WHOLE,                             \
+      "binary tree of the whole message: the root sends it twice, for small messages across nodes")                   \
     X(BCAST_BINOMIAL, BCAST, "binomial", 1, KEEPS_ORDER, LATENCY, bcast_binomial, NONE, WHOLE,                        \
       "binomial tree of the whole message, for small messages")                                                       \
     X(BCAST_SCATTER_RHD, BCAST, "scatter_rhd", 2, KEEPS_ORDER, OTHER, bcast_scatter_rhd, NONE, WHOLE,                 \
