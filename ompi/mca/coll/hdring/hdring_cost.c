@@ -778,7 +778,7 @@ static double binary_tree_levels(const hdring_model_t *m, double n)
 /* The binary tree. Within a node a message over the eager limit is copied in by its receiver, so a rank's sends
  * overlap (exact); an eager one is copied out by its sender, the two one after another, as across nodes, where a
  * rank's sends queue on its port: exact with one rank per node (link_any is then link_tree's), an upper bound
- * within a node (all its ranks crowding its cores) and on nodes of several ranks, where the heap order does not
+ * within a node (all its ranks crowding its cores) and on nodes of several ranks, where the tree's levels do not
  * follow node boundaries and every message is priced as crossing. */
 double hdring_cost_bcast_binary(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
