@@ -327,16 +327,25 @@ END_TEST
 
 /* One rank per node on a link whose exchange moves half the one-way rate (beta 1, exchange 2, no latency): a step
  * is charged the exchange rate exactly when a rank sends to the rank it receives from. */
-static double on_nodes(hdring_alg_t alg, int p, double n)
+/* The model of p nodes of one rank each: the network's alpha and beta between them (exchanges at beta too),
+ * reductions at gamma, nothing within a node. */
+static hdring_model_t one_rank_per_node(int p, double gamma, sim_cost_t network)
 {
-    const hdring_cost_params_t local = {0, 0, 0, 0, 0};
-    hdring_model_t m = hdring_model_single(p, false, &local);
-    m.network.alpha = 0;
-    m.network.beta = 1;
-    m.network.exchange = 2;
+    const hdring_cost_params_t c = {0, 0, gamma, 0, 0};
+    hdring_model_t m = hdring_model_single(p, false, &c);
+    m.network.alpha = network.alpha;
+    m.network.beta = m.network.exchange = network.beta;
     m.shape.nodes = p;
     m.shape.ppn = m.shape.ppn_max = 1;
     m.shape.index_major = true;
+    return m;
+}
+
+static double on_nodes(hdring_alg_t alg, int p, double n)
+{
+    const sim_cost_t network = {0, 1, 0};
+    hdring_model_t m = one_rank_per_node(p, 0, network);
+    m.network.exchange = 2;
     return hdring_cost_time(alg, &m, n, NULL);
 }
 
@@ -376,13 +385,7 @@ static double ring_across_nodes(hdring_alg_t alg, int p, size_t count, size_t se
                       hdring_alg_name(alg), p, segment, r, idle);
     }
     result_free(&res);
-    const hdring_cost_params_t c = {0, 0, local.gamma, 0, 0};
-    hdring_model_t m = hdring_model_single(p, false, &c);
-    m.network.alpha = network.alpha;
-    m.network.beta = m.network.exchange = network.beta;
-    m.shape.nodes = p;
-    m.shape.ppn = m.shape.ppn_max = 1;
-    m.shape.index_major = true;
+    hdring_model_t m = one_rank_per_node(p, local.gamma, network);
     m.segment = (double) segment * 8;
     *model = hdring_cost_time(alg, &m, (double) count * 8, NULL);
     if (0 == segment) { /* the model's own, in whole elements */
@@ -434,13 +437,7 @@ static double tree_across_nodes(hdring_alg_t alg, int p, double *model, int *roo
     *root_sends = (int) res.stats[0].msgs_sent;
     const double sim = res.time;
     result_free(&res);
-    const hdring_cost_params_t c = {0, 0, 0, 0, 0};
-    hdring_model_t m = hdring_model_single(p, false, &c);
-    m.network.alpha = network.alpha;
-    m.network.beta = m.network.exchange = network.beta;
-    m.shape.nodes = p;
-    m.shape.ppn = m.shape.ppn_max = 1;
-    m.shape.index_major = true;
+    const hdring_model_t m = one_rank_per_node(p, 0, network);
     *model = hdring_cost_time(alg, &m, (double) count * 8, NULL);
     return sim;
 }
