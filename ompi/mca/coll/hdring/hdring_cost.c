@@ -194,6 +194,10 @@ static link_t link_any(const hdring_model_t *m)
  * only receive ports queue; across nodes a rank's sends queue on its send port too. */
 static bool sends_overlap(const hdring_model_t *m) { return 1 == m->shape.nodes; }
 
+/* Whether a message within a node goes eagerly, copied out by its sender (so one rank's sends follow one another)
+ * rather than copied in by its receiver; an eager limit of 0 (none known) counts as copied in. */
+static bool sender_copies(const hdring_model_t *m, double n) { return m->local.eager > 0 && n <= m->local.eager; }
+
 /* The sizes of the p' fine positions an RHD or binary-block schedule works on: `pairs` positions of two
  * units, then single units. Balanced positions have no pairs (unit n/p'); an allgather's whole-block
  * positions have r pairs of blocks (unit n/p). Schedules move aligned runs of positions, the first run of w
@@ -783,8 +787,7 @@ static double binary_tree_levels(const hdring_model_t *m, double n)
 double hdring_cost_bcast_binary(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
 {
     (void) self, (void) phase;
-    const link_t one = local_link(m, 1);
-    if (sends_overlap(m) && !(one.eager > 0 && n <= one.eager)) {
+    if (sends_overlap(m) && !sender_copies(m, n)) {
         return binary_tree_levels(m, n);
     }
     return binary_tree_messages(m->p) * transfer(link_any(m), n);
@@ -798,9 +801,8 @@ double hdring_cost_bcast_binary(hdring_alg_t self, const hdring_model_t *m, doub
 static double flat_copies(const hdring_model_t *m, int receivers, double n)
 {
     const int nodes = m->shape.nodes > 0 ? m->shape.nodes : 1, batches = hdring_flat_batches(receivers);
-    const link_t one = local_link(m, nodes);
-    if (one.eager > 0 && n <= one.eager) {
-        return receivers * transfer(one, n);
+    if (sender_copies(m, n)) {
+        return receivers * transfer(local_link(m, nodes), n);
     }
     if (0 == batches) {
         return 0;
