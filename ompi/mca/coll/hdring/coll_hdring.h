@@ -17,6 +17,7 @@
 
 #include "ompi_config.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -99,10 +100,16 @@ typedef struct mca_coll_hdring_fallback {
     mca_coll_base_module_t *coll_bcast_module;
 } mca_coll_hdring_fallback_t;
 
-/* Scratch memory kept by a module between calls, up to config.scratch_cache_bytes. */
+/* Scratch memory kept by a module between calls, up to config.scratch_cache_bytes. It starts as the module's
+ * own few bytes, so that a small call on a new communicator allocates nothing. */
+#define MCA_COLL_HDRING_INLINE_SCRATCH_BYTES 512
 typedef struct mca_coll_hdring_scratch_cache {
-    void *mem;
+    void *mem; /* first, or allocated once a call needed more */
     size_t bytes;
+    union {
+        max_align_t align;
+        char bytes[MCA_COLL_HDRING_INLINE_SCRATCH_BYTES];
+    } first;
 } mca_coll_hdring_scratch_cache_t;
 
 /* Memory for the tables and message lists of a call (hdring_take), kept by a module between calls. A call takes
@@ -253,7 +260,8 @@ typedef struct mca_coll_hdring_repeat {
     ptrdiff_t shift[2];          /* IN and OUT: t's base minus the call's buffer */
     bool scratch;                /* TMP and WORK in the module's scratch, at these offsets */
     ptrdiff_t scratch_at[2];
-    mca_coll_hdring_pml_t t;     /* its transport, buffers aside */
+    mca_coll_hdring_pml_t *t;    /* its transport, buffers aside: allocated when first kept (4 KB, which a
+                                    communicator that never repeats a call should not carry) */
     bool compiled;               /* its schedule compiled for t into program; otherwise replayed as it is */
     mca_coll_hdring_pml_program_t program;
     int *counts;                 /* a copy of the key's counts (key.counts points here while armed) */
@@ -269,6 +277,7 @@ typedef struct mca_coll_hdring_module_t {
     mca_coll_hdring_scratch_cache_t scratch;
     mca_coll_hdring_tables_t tables;
     mca_coll_hdring_plan_t plan[MCA_COLL_HDRING_NCOLLS][2]; /* [coll][operand order must be kept] */
+    unsigned ran; /* bit c: collective c has run (mca_coll_hdring_run); its schedule and kept call are set up */
     hdring_schedule_t schedule[MCA_COLL_HDRING_NCOLLS];     /* each collective's last call, recorded */
     mca_coll_hdring_repeat_t repeat[MCA_COLL_HDRING_NCOLLS];
 } mca_coll_hdring_module_t;
@@ -432,7 +441,7 @@ static inline mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring
         || (0 != key->ncounts && 0 != memcmp(k->counts, key->counts, (size_t) key->ncounts * sizeof(int)))) {
         return NULL;
     }
-    mca_coll_hdring_pml_t *t = &r->t;
+    mca_coll_hdring_pml_t *t = r->t;
     t->base[HDRING_BUF_IN] = mca_coll_hdring_shifted(key->in, r->shift[0]);
     t->base[HDRING_BUF_OUT] = mca_coll_hdring_shifted(key->out, r->shift[1]);
     if (r->scratch) { /* the module's scratch may have grown, and moved, since */
@@ -455,8 +464,8 @@ int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll
 void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll);
 void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
                                 const mca_coll_hdring_key_t *key, const mca_coll_hdring_pml_t *t, int rc);
-/* When the module goes. */
-void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m);
+/* When the module goes: the collective's kept call. */
+void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll);
 
 /* ---- scratch ---- */
 /* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype. */

@@ -587,7 +587,8 @@ static int hdring_register(void)
     cfg->scratch_cache_bytes = 16 << 20;
     rc = register_var("scratch_cache_bytes",
                       "Scratch memory each communicator keeps between calls, in bytes (allocated when first "
-                      "needed). Calls needing more allocate and free their own",
+                      "needed; the first 512 bytes come with the communicator). Calls needing more allocate and "
+                      "free their own",
                       MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6, &cfg->scratch_cache_bytes);
     if (OMPI_SUCCESS != rc) {
         return rc;

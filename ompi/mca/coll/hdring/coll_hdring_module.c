@@ -54,13 +54,14 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
     memset(&m->topo, 0, sizeof(m->topo));
     memset(&m->fallback, 0, sizeof(m->fallback));
     m->fallback_retained = false;
-    m->scratch.mem = NULL;
-    m->scratch.bytes = 0;
+    m->scratch.mem = m->scratch.first.bytes;
+    m->scratch.bytes = sizeof(m->scratch.first);
     m->tables.mem = NULL;
     m->tables.bytes = m->tables.used = 0;
     m->tables.spill = NULL;
-    /* the flags only: the plans and kept calls behind them (14 KB of the module's 16) are written when used, and
-     * a communicator that makes one call, or none, should not pay for clearing them */
+    /* the flags only: the plans behind them are written when used, and the schedules and kept calls when their
+     * collective first runs (mca_coll_hdring_run): a communicator that makes one call, or none, should not pay
+     * for clearing them */
     for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
         m->plan[c][0].built = m->plan[c][1].built = false;
         m->plan[c][0].has_last = m->plan[c][1].has_last = false;
@@ -68,17 +69,20 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
         m->repeat[c].program = (mca_coll_hdring_pml_program_t) {0};
         m->repeat[c].counts = NULL;
         m->repeat[c].counts_cap = 0;
-        hdring_schedule_init(&m->schedule[c]);
+        m->repeat[c].t = NULL;
     }
+    m->ran = 0;
 }
 
 static void hdring_module_destruct(mca_coll_hdring_module_t *m)
 {
     release_fallback(m);
     mca_coll_hdring_scratch_free(m);
-    mca_coll_hdring_repeat_free(m);
     for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
-        hdring_schedule_free(&m->schedule[c]);
+        if (0 != (m->ran & 1u << c)) {
+            mca_coll_hdring_repeat_free(m, (mca_coll_hdring_coll_t) c);
+            hdring_schedule_free(&m->schedule[c]);
+        }
     }
     hdring_topo_free(&m->topo);
 }

@@ -76,6 +76,9 @@ void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_col
     if (!mca_coll_hdring_room((void **) &r->counts, &r->counts_cap, (size_t) key->ncounts, sizeof(*r->counts))) {
         return;
     }
+    if (NULL == r->t && NULL == (r->t = malloc(sizeof(*r->t)))) {
+        return;
+    }
     r->key = *key;
     if (0 != key->ncounts) {
         memcpy(r->counts, key->counts, (size_t) key->ncounts * sizeof(*r->counts));
@@ -89,24 +92,25 @@ void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_col
     if (NULL != key->op) {
         OBJ_RETAIN(key->op);
     }
-    r->t = *t;
-    r->t.xport.ctx = &r->t;
+    *r->t = *t;
+    r->t->xport.ctx = r->t;
     r->shift[0] = distance(t->base[HDRING_BUF_IN], key->in);
     r->shift[1] = distance(t->base[HDRING_BUF_OUT], key->out);
     r->scratch = NULL != t->base[HDRING_BUF_TMP] || NULL != t->base[HDRING_BUF_WORK];
     r->scratch_at[0] = distance(t->base[HDRING_BUF_TMP], m->scratch.mem);
     r->scratch_at[1] = distance(t->base[HDRING_BUF_WORK], m->scratch.mem);
-    r->compiled = mca_coll_hdring_pml_compile(&r->t, &m->schedule[coll], &r->program);
+    r->compiled = mca_coll_hdring_pml_compile(r->t, &m->schedule[coll], &r->program);
     r->armed = true;
 }
 
-void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m)
+void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll)
 {
-    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
-        mca_coll_hdring_repeat_disarm(m, (mca_coll_hdring_coll_t) c);
-        mca_coll_hdring_pml_program_free(&m->repeat[c].program);
-        free(m->repeat[c].counts);
-        m->repeat[c].counts = NULL;
-        m->repeat[c].counts_cap = 0;
-    }
+    mca_coll_hdring_repeat_t *r = &m->repeat[coll];
+    mca_coll_hdring_repeat_disarm(m, coll);
+    mca_coll_hdring_pml_program_free(&r->program);
+    free(r->counts);
+    r->counts = NULL;
+    r->counts_cap = 0;
+    free(r->t);
+    r->t = NULL;
 }

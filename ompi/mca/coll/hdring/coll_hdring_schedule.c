@@ -13,6 +13,10 @@ int mca_coll_hdring_run(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, m
                         hdring_alg_t alg, const hdring_args_t *args, const mca_coll_hdring_key_t *key)
 {
     hdring_schedule_t *s = &m->schedule[coll];
+    if (0 == (m->ran & 1u << coll)) {
+        m->ran |= 1u << coll;
+        hdring_schedule_init(s);
+    }
     mca_coll_hdring_repeat_disarm(m, coll);
     const int rc = hdring_schedule_run(s, &t->xport, alg, args, m->config.replay_calls);
     if (m->config.verbose >= 2 && 0 == ompi_comm_rank(t->comm)) {

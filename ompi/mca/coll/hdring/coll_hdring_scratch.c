@@ -3,12 +3,13 @@
  *
  * coll/hdring scratch: TMP and WORK buffers for one call, and its tables (hdring_take).
  *
- * A module keeps one scratch area between calls (grown on demand, up to coll_hdring_scratch_cache_bytes):
- * allocating and first-touching megabytes per call costs page faults that measurably slow large collectives.
- * Larger needs are allocated for the call and freed after it. The cache only grows (a call kept for the repeat
- * path, coll_hdring_repeat.c, finds its scratch at the same offsets in whatever the cache holds later). Sizes
- * use the datatype's true extent, and the buffer base is shifted by its true lower bound, so element i of any
- * datatype lands inside the allocation.
+ * A module keeps one scratch area between calls (its own 512 bytes at first, grown on demand up to
+ * coll_hdring_scratch_cache_bytes): allocating and first-touching megabytes per call costs page faults that
+ * measurably slow large collectives, and a malloc per new communicator slows communicator churn. Larger needs
+ * are allocated for the call and freed after it. The cache only grows (a call kept for the repeat path,
+ * coll_hdring_repeat.c, finds its scratch at the same offsets in whatever the cache holds later). Sizes use the
+ * datatype's true extent, and the buffer base is shifted by its true lower bound, so element i of any datatype
+ * lands inside the allocation.
  */
 #include "ompi_config.h"
 
@@ -26,6 +27,13 @@ static size_t span_of(const struct ompi_datatype_t *dtype, size_t count, ptrdiff
     return (span + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
 }
 
+static void free_cache(mca_coll_hdring_module_t *m)
+{
+    if (m->scratch.mem != m->scratch.first.bytes) {
+        free(m->scratch.mem);
+    }
+}
+
 int mca_coll_hdring_scratch_acquire(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, hdring_scratch_t need)
 {
     ptrdiff_t tmp_gap, work_gap;
@@ -37,17 +45,16 @@ int mca_coll_hdring_scratch_acquire(mca_coll_hdring_module_t *m, mca_coll_hdring
     if (0 == total) {
         return OMPI_SUCCESS;
     }
-    if (total <= m->config.scratch_cache_bytes) {
-        if (m->scratch.bytes < total) { /* the old one kept if there is no memory: the cache never shrinks */
-            mem = malloc(total);
-            if (NULL == mem) {
-                return OMPI_ERR_OUT_OF_RESOURCE;
-            }
-            free(m->scratch.mem);
-            m->scratch.mem = mem;
-            m->scratch.bytes = total;
-        }
+    if (total <= m->scratch.bytes) {
         mem = m->scratch.mem;
+    } else if (total <= m->config.scratch_cache_bytes) { /* the old one kept if there is no memory */
+        mem = malloc(total);
+        if (NULL == mem) {
+            return OMPI_ERR_OUT_OF_RESOURCE;
+        }
+        free_cache(m);
+        m->scratch.mem = mem;
+        m->scratch.bytes = total;
     } else {
         mem = t->own_scratch = malloc(total);
     }
@@ -130,7 +137,7 @@ bool mca_coll_hdring_room(void **array, size_t *cap, size_t n, size_t item)
 
 void mca_coll_hdring_scratch_free(mca_coll_hdring_module_t *m)
 {
-    free(m->scratch.mem);
+    free_cache(m);
     m->scratch.mem = NULL;
     m->scratch.bytes = 0;
     free(m->tables.mem);
