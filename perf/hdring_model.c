@@ -11,7 +11,9 @@
  *
  * SHAPE: --nodes N [--ppn L] [--mapping slot|node]: a communicator of N nodes x L ranks (default 1), ranks mapped
  * by slot (node by node) or by node (round-robin); without it, p ranks on one node. --cores C: C cores per node
- * for its ranks (the trace's "C cores each"; 0, the default: a core per rank).
+ * for its ranks (the trace's "C cores each"; 0, the default: a core per rank). --machine-cores C: the N nodes
+ * run on one machine of C cores (the trace's "N nodes on one machine of C cores": containers or network
+ * namespaces, as perf/cluster emulates them; 0, the default: every node a machine of its own).
  * MODEL: --latency-us US --bandwidth-mbs MBS --reduce-mbs MBS (coll_hdring_model_*: within a node) and
  * --network-latency-us US --network-bandwidth-mbs MBS [--network-exchange-mbs MBS] (coll_hdring_model_network_*:
  * between nodes), --eager-bytes B and --network-eager-bytes B (the largest message sent without a rendezvous;
@@ -46,6 +48,7 @@ typedef struct options {
     int p[MAX_LIST], np;
     int nodes, ppn;      /* SHAPE; nodes 0: one node */
     int cores;           /* per node; 0: a core per rank */
+    int machine_cores;   /* of the one machine all nodes run on; 0: every node a machine of its own */
     bool round_robin;    /* --mapping node */
     double bytes[MAX_LIST];
     int nbytes;
@@ -61,7 +64,7 @@ static const char usage_text[] =
     "[MODEL]\n"
     "       hdring_model [--network] --fit FILE.csv\n"
     "       hdring_model [MODEL] --regret FILE.csv\n"
-    "SHAPE: --nodes N [--ppn L] [--mapping slot|node] [--cores C]\n"
+    "SHAPE: --nodes N [--ppn L] [--mapping slot|node] [--cores C] [--machine-cores C]\n"
     "MODEL: [--latency-us US] [--bandwidth-mbs MBS] [--reduce-mbs MBS] [--network-latency-us US]\n"
     "       [--network-bandwidth-mbs MBS] [--network-exchange-mbs MBS] [--eager-bytes B]\n"
     "       [--network-eager-bytes B] (defaults: the component's)\n"
@@ -126,6 +129,8 @@ static hdring_model_t model(const options_t *o, int p)
         shape.ppn = shape.ppn_max = o->ppn;
         shape.node_major = !o->round_robin || 1 == o->nodes || 1 == o->ppn;
         shape.index_major = o->round_robin || 1 == o->nodes || 1 == o->ppn;
+        shape.machine_nodes = o->machine_cores > 0 ? o->nodes : 0;
+        shape.machine_cores = o->machine_cores;
     }
     return hdring_model_of(p, false, &shape, &units);
 }
@@ -143,8 +148,12 @@ static int winner(const hdring_alg_t *algs, int nalgs, const hdring_model_t *m, 
 static void describe(const options_t *o, int p, char *out, size_t len)
 {
     if (o->nodes > 0) {
-        snprintf(out, len, "%d nodes x %d (p = %d, mapped by %s; network latency %g us, bandwidth %g MB/s)",
-                 o->nodes, o->ppn, p, o->round_robin ? "node" : "slot", o->network_latency_us,
+        char machine[64] = "";
+        if (o->machine_cores > 0) {
+            snprintf(machine, sizeof(machine), ", on one machine of %d cores", o->machine_cores);
+        }
+        snprintf(out, len, "%d nodes x %d (p = %d, mapped by %s%s; network latency %g us, bandwidth %g MB/s)",
+                 o->nodes, o->ppn, p, o->round_robin ? "node" : "slot", machine, o->network_latency_us,
                  o->network_bandwidth_mbs);
     } else {
         snprintf(out, len, "p = %d", p);
@@ -509,7 +518,8 @@ int main(int argc, char **argv)
         }
         static const char *const with_value[] = {
             "--fit", "--regret", "--coll", "--p", "--bytes", "--latency-us", "--bandwidth-mbs", "--reduce-mbs",
-            "--small-bytes", "--large-bytes", "--nodes", "--ppn", "--mapping", "--cores", "--network-latency-us",
+            "--small-bytes", "--large-bytes", "--nodes", "--ppn", "--mapping", "--cores", "--machine-cores",
+            "--network-latency-us",
             "--network-bandwidth-mbs", "--network-exchange-mbs", "--eager-bytes", "--network-eager-bytes"};
         bool known = false;
         for (size_t k = 0; k < sizeof(with_value) / sizeof(with_value[0]); ++k) {
@@ -570,12 +580,12 @@ int main(int argc, char **argv)
                 usage("--nodes and --ppn take a whole number from 1 to 65536");
             }
             *(0 == strcmp(arg, "--nodes") ? &o.nodes : &o.ppn) = (int) v;
-        } else if (0 == strcmp(arg, "--cores")) {
+        } else if (0 == strcmp(arg, "--cores") || 0 == strcmp(arg, "--machine-cores")) {
             const double v = number(val, arg);
             if (v > 65536 || v != (int) v) {
-                usage("--cores takes a whole number from 0 to 65536");
+                usage("--cores and --machine-cores take a whole number from 0 to 65536");
             }
-            o.cores = (int) v;
+            *(0 == strcmp(arg, "--cores") ? &o.cores : &o.machine_cores) = (int) v;
         } else if (0 == strcmp(arg, "--mapping")) {
             if (0 != strcmp(val, "slot") && 0 != strcmp(val, "node")) {
                 usage("--mapping takes slot or node");
@@ -586,6 +596,9 @@ int main(int argc, char **argv)
         } else { /* --large-bytes */
             o.large = (size_t) number(val, arg);
         }
+    }
+    if (o.machine_cores > 0 && 0 == o.nodes) {
+        usage("--machine-cores describes the machine several nodes share: it needs --nodes");
     }
     if (o.bandwidth_mbs <= 0 || o.reduce_mbs <= 0 || o.network_bandwidth_mbs <= 0) {
         usage("bandwidths must be more than 0");

@@ -561,6 +561,37 @@ START_TEST(crowded_cores_slow_the_steps_that_outnumber_them)
 }
 END_TEST
 
+/* An algorithm's time on p nodes of one rank (network alpha 1, beta 1e-3 per byte), all on one machine of
+ * `cores` cores (0: every node a machine of its own). */
+static double on_machine(hdring_alg_t alg, int p, int cores, double n)
+{
+    const sim_cost_t network = {1, 1e-3, 0};
+    hdring_model_t m = one_rank_per_node(p, 0, network);
+    m.shape.machine_nodes = cores > 0 ? p : 0;
+    m.shape.machine_cores = cores;
+    return hdring_cost_time(alg, &m, n, NULL);
+}
+
+START_TEST(a_shared_machine_bounds_small_steps_by_its_cores_not_large_ones)
+{
+    const hdring_alg_t bruck = HDRING_ALG_REDUCE_SCATTER_BRUCK, ring = HDRING_ALG_ALLGATHER_RING;
+    for (int p = 2; p <= 24; ++p) {
+        for (int alg = 0; alg < HDRING_NALGS; ++alg) { /* a core for each rank: as machines of their own */
+            ck_assert_double_eq(on_machine((hdring_alg_t) alg, p, p, 1000), on_machine((hdring_alg_t) alg, p, 0, 1000));
+        }
+    }
+    /* 5 ranks on 2 cores: every step of Bruck and of the ring keeps all 5 busy, so a step of tiny messages takes
+     * 5/2 latencies; a step of large ones takes its bytes' time, as on machines of their own */
+    ck_assert_double_eq_tol(on_machine(bruck, 5, 2, 5), 3 * 2.5, 1e-9);
+    ck_assert_double_eq_tol(on_machine(bruck, 5, 0, 5), 3 * 1 + (1 + 2 + 1) * 1e-3, 1e-9);
+    ck_assert_double_eq_tol(on_machine(ring, 5, 2, 5), 4 * 2.5, 1e-9);
+    ck_assert_double_eq(on_machine(bruck, 5, 2, 5e6), on_machine(bruck, 5, 0, 5e6));
+    ck_assert_double_eq(on_machine(ring, 5, 2, 5e6), on_machine(ring, 5, 0, 5e6));
+    /* the binomial bcast's levels on 5 ranks keep at most 2 receivers busy: 2 cores are enough */
+    ck_assert_double_eq(on_machine(HDRING_ALG_BCAST_BINOMIAL, 5, 2, 5), on_machine(HDRING_ALG_BCAST_BINOMIAL, 5, 0, 5));
+}
+END_TEST
+
 /* Allreduce at p = 2 with parameters c and eager limit `eager` (bytes). */
 static double at_two(hdring_alg_t alg, double eager, double n)
 {
@@ -644,6 +675,7 @@ int main(void)
     UNIT_ADD(s, binary_tree_across_nodes_matches_the_binomial_to_6_ranks_with_fewer_root_sends);
     UNIT_ADD(s, pipelines_idle_only_while_they_fill);
     UNIT_ADD(s, crowded_cores_slow_the_steps_that_outnumber_them);
+    UNIT_ADD(s, a_shared_machine_bounds_small_steps_by_its_cores_not_large_ones);
     UNIT_ADD(s, messages_over_the_eager_limit_pay_a_round_trip);
     UNIT_ADD(s, a_flat_root_copies_its_eager_messages_one_after_another);
     return unit_run(s);

@@ -132,6 +132,17 @@ START_TEST(shape_of_common_mappings)
     crowded.cores = 5;
     hdring_shape_describe(&crowded, text, sizeof(text));
     ck_assert_str_eq(text, "1 node");
+
+    hdring_shape_t shared = one; /* nodes that share a machine: all of them, or some */
+    shared.nodes = 5;
+    shared.ppn = shared.ppn_max = 1;
+    shared.machine_nodes = 5;
+    shared.machine_cores = 2;
+    hdring_shape_describe(&shared, text, sizeof(text));
+    ck_assert_str_eq(text, "5 nodes x 1, on one machine of 2 cores");
+    shared.machine_nodes = 3;
+    hdring_shape_describe(&shared, text, sizeof(text));
+    ck_assert_str_eq(text, "5 nodes x 1, 3 of them on one machine of 2 cores");
 }
 END_TEST
 

@@ -151,7 +151,7 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
     const char *coll = mca_coll_hdring_coll_name(call->coll);
     const char *kind = hdring_is_pow2(call->comm_size) ? "pof2" : "npof2";
     const char *order = call->ordered ? "; op not commutative: rank order, no ring" : "";
-    char reason[384], upto[32], where[80] = "", details[224];
+    char reason[448], upto[32], where[144] = "", details[224];
 
     if (SIZE_MAX == choice->hi) {
         snprintf(upto, sizeof(upto), "up");
@@ -159,7 +159,7 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
         snprintf(upto, sizeof(upto), "to %zu B", choice->hi);
     }
     if (m->topo.shape.nodes > 1 || (m->topo.shape.cores > 0 && m->topo.shape.cores < m->topo.shape.ppn_max)) {
-        char shape[64];
+        char shape[128];
         hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
         snprintf(where, sizeof(where), " %s %s", m->topo.shape.nodes > 1 ? "across" : "on", shape);
     }

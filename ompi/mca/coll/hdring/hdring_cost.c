@@ -65,6 +65,7 @@ typedef struct link {
     double alpha, beta;
     int share;    /* copies sharing the link */
     double eager; /* bytes a message carries without a rendezvous (0: any) */
+    double crowd; /* across nodes on a shared machine: the step's software work, in latencies (machine_crowding) */
 } link_t;
 
 /* A message larger than the PML sends eagerly waits for its receiver's answer before its data go: a round trip
@@ -78,10 +79,18 @@ static double latencies(link_t lk, int count, double bytes)
     return count * lk.alpha * (rendezvous ? 1 + RENDEZVOUS_ALPHAS : 1);
 }
 
+/* `count` messages of `bytes` in all on one port, the time of the port itself: never less than the cores of a
+ * shared machine take for their software work */
+static double port_time(link_t lk, int count, double bytes)
+{
+    const double lat = latencies(lk, count, bytes);
+    return max2(lat + bytes * lk.beta, lk.crowd * lat);
+}
+
 /* `count` messages of `bytes` in all, one after another on one port */
 static double transfers(link_t lk, int count, double bytes)
 {
-    return max2(latencies(lk, count, bytes) + bytes * lk.beta, lk.share * bytes * lk.beta);
+    return max2(port_time(lk, count, bytes), lk.share * bytes * lk.beta);
 }
 
 static double transfer(link_t lk, double bytes) { return transfers(lk, 1, bytes); }
@@ -107,20 +116,43 @@ static double reduction(const hdring_model_t *m, double bytes, int active)
 static link_t local_link(const hdring_model_t *m, int active)
 {
     const double crowd = crowding(m, active);
-    link_t lk = {m->local.alpha * crowd, m->local.beta * crowd, 1, m->local.eager};
+    link_t lk = {m->local.alpha * crowd, m->local.beta * crowd, 1, m->local.eager, 1};
     return lk;
 }
 
-static link_t network_link(const hdring_model_t *m, int flows)
+/* ---- machines ----
+ * Nodes that run on one machine (containers, network namespaces: shape.machine_nodes > 1) share its cores, and
+ * the software work of a message across (system calls, the kernel's network stack: its latency, taken as core
+ * time) runs on them: when more of the machine's ranks send or receive across in one step than it has cores,
+ * the step takes at least that ratio of its messages' latencies (port_time), however fast the link. Large
+ * messages, whose time is the link's, are not slowed. `active`: the communicator's ranks working in the step,
+ * spread evenly over its nodes; concurrent groups (a hierarchical algorithm's phases across) multiply them. */
+static double machine_crowding(const hdring_model_t *m, int active)
 {
-    link_t lk = {m->network.alpha, m->network.beta * flows, m->concurrent, m->network.eager};
+    const hdring_shape_t *s = &m->shape;
+    if (s->machine_nodes <= 1 || s->machine_cores <= 0) {
+        return 1;
+    }
+    const int nodes = s->nodes > 0 ? s->nodes : 1;
+    int on_machine = (active * s->machine_nodes + nodes - 1) / nodes;
+    on_machine = on_machine < s->ppn_max * s->machine_nodes ? on_machine : s->ppn_max * s->machine_nodes;
+    on_machine *= m->concurrent;
+    return on_machine > s->machine_cores ? (double) on_machine / s->machine_cores : 1;
+}
+
+/* A link across nodes, `flows` messages sharing it, in a step where `active` ranks work. */
+static link_t network_link(const hdring_model_t *m, int flows, int active)
+{
+    link_t lk = {m->network.alpha, m->network.beta * flows, m->concurrent, m->network.eager,
+                 machine_crowding(m, active)};
     return lk;
 }
 
 /* ... for a step where each rank exchanges with one peer, both ways at once */
-static link_t network_exchange(const hdring_model_t *m, int flows)
+static link_t network_exchange(const hdring_model_t *m, int flows, int active)
 {
-    link_t lk = {m->network.alpha, m->network.exchange * flows, m->concurrent, m->network.eager};
+    link_t lk = {m->network.alpha, m->network.exchange * flows, m->concurrent, m->network.eager,
+                 machine_crowding(m, active)};
     return lk;
 }
 
@@ -140,7 +172,7 @@ static link_t link_pairs(const hdring_model_t *m, int d, int active)
     if (grouped(m) && 0 == per_node % (2 * d)) {
         return local_link(m, active);
     }
-    return network_exchange(m, per_node);
+    return network_exchange(m, per_node, active);
 }
 
 /* A chain's links, each rank to the next: one rank per node sends across when grouped, every rank otherwise;
@@ -150,7 +182,7 @@ static link_t link_next(const hdring_model_t *m)
     if (1 == m->shape.nodes) {
         return local_link(m, m->p - 1);
     }
-    return network_link(m, grouped(m) ? 1 : ranks_per_node(m));
+    return network_link(m, grouped(m) ? 1 : ranks_per_node(m), m->p - 1);
 }
 
 /* A tree level (binomial bcast and scatter): the ranks holding the data, 2d apart, send to d ranks further (the
@@ -166,7 +198,7 @@ static link_t link_tree(const hdring_model_t *m, int d)
     if (tree_level_local(m, d)) {
         return local_link(m, (m->p - d + 2 * d - 1) / (2 * d));
     }
-    return network_link(m, grouped(m) ? 1 : ranks_per_node(m));
+    return network_link(m, grouped(m) ? 1 : ranks_per_node(m), (m->p - d + 2 * d - 1) / (2 * d));
 }
 
 /* A shift (Bruck's steps, ring steps at d = 1): every rank sends to the rank d away on one side and receives from
@@ -180,15 +212,18 @@ static link_t link_shift(const hdring_model_t *m, int d)
     }
     const int per_node = ranks_per_node(m);
     const int flows = grouped(m) && d < per_node ? d : per_node;
-    return 0 == 2 * d % m->p ? network_exchange(m, flows) : network_link(m, flows);
+    return 0 == 2 * d % m->p ? network_exchange(m, flows, m->p) : network_link(m, flows, m->p);
 }
 
 /* Messages with no pattern (redistribution between positions and owners, hand-offs between binary blocks, the
- * double tree): every rank at once; across nodes, all of a node's ranks share its link. */
-static link_t link_any(const hdring_model_t *m)
+ * double tree): every rank at once; across nodes, all of a node's ranks share its link, and `active` of the
+ * communicator's ranks work at once (link_any: all). */
+static link_t link_among(const hdring_model_t *m, int active)
 {
-    return 1 == m->shape.nodes ? local_link(m, m->p) : network_link(m, ranks_per_node(m));
+    return 1 == m->shape.nodes ? local_link(m, m->p) : network_link(m, ranks_per_node(m), active);
 }
+
+static link_t link_any(const hdring_model_t *m) { return link_among(m, m->p); }
 
 /* Whether link_any's links are a node's: there each receiver copies its messages in, so a rank's sends overlap and
  * only receive ports queue; across nodes a rank's sends queue on its send port too. */
@@ -486,6 +521,7 @@ typedef struct layout_loads {
     layout_key_t key;
     uint64_t most_units[LAYOUT_MAX_PIECES + 1]; /* [c]: the most units a port of c pieces carries */
     bool overflow; /* a port carried more pieces than that (never seen): the layout walks each time */
+    int moved;     /* pieces that move: their senders and receivers are the ranks working */
 } layout_loads_t;
 
 static void note_load(layout_loads_t *loads, int pieces, uint64_t units)
@@ -531,6 +567,9 @@ static double layout_walk(const layout_key_t *k, const geometry_t *g, link_t lk,
         const uint64_t from = pos_begin > block_begin ? pos_begin : block_begin;
         const uint64_t to = pos_end < block_end ? pos_end : block_end;
         if (to > from && (k->all_move || position_holder(&pm, j) != b)) {
+            if (NULL != loads) {
+                ++loads->moved;
+            }
             const double t = transfer(lk, (double) (to - from) * unit);
             held = (layout_port_t) {held.time + t, held.units + (to - from), held.pieces + 1};
             owned = (layout_port_t) {owned.time + t, owned.units + (to - from), owned.pieces + 1};
@@ -567,7 +606,7 @@ static const layout_loads_t *layout_loads(const layout_key_t *k, const geometry_
     next = (e + 1) % LAYOUT_MEMO;
     memset(&memo[e], 0, sizeof(memo[e]));
     memo[e].key = *k;
-    const link_t any = {0, 0, 1, 0};
+    const link_t any = {0, 0, 1, 0, 1};
     layout_walk(k, g, any, 0, &memo[e]);
     return &memo[e];
 }
@@ -586,16 +625,16 @@ static double layout_time(const hdring_model_t *m, bool deliver, holders_t holde
                             .holder_ports = queue_sends || !deliver,
                             .owner_ports = queue_sends || deliver};
     const double unit = n / ((double) g->p * g->pof2);
-    const link_t lk = link_any(m);
-    const layout_loads_t *loads = lk.share > 1 ? NULL : layout_loads(&k, g);
-    if (NULL == loads || loads->overflow) {
+    const layout_loads_t *loads = layout_loads(&k, g);
+    const link_t lk = link_among(m, loads->moved < g->p / 2 ? 2 * loads->moved : g->p);
+    if (lk.share > 1 || loads->overflow) {
         return layout_walk(&k, g, lk, unit, NULL);
     }
     double busiest = 0;
     for (int c = 1; c <= LAYOUT_MAX_PIECES; ++c) {
         if (loads->most_units[c] > 0) {
             const double bytes = (double) loads->most_units[c] * unit;
-            busiest = max2(busiest, latencies(lk, c, bytes) + bytes * lk.beta);
+            busiest = max2(busiest, port_time(lk, c, bytes));
         }
     }
     return busiest;
@@ -767,21 +806,37 @@ static int binary_tree_messages(int p)
     return last_level > 2 * (levels - 1) ? last_level : 2 * (levels - 1);
 }
 
-/* The binary tree within a node, where a rank's two sends overlap: one message per level, level d's
- * min(2^d, p - 2^d + 1) receivers copying at once. */
+/* Level d of the binary tree: min(2^d, p - 2^d + 1) receivers. */
+static int binary_tree_receivers(int p, int d)
+{
+    const int width = 1 << d;
+    return p - width + 1 < width ? p - width + 1 : width;
+}
+
+/* The most receivers of one level: the ranks working at once. */
+static int binary_tree_widest(int p)
+{
+    int widest = 0;
+    for (int d = 1; d <= hdring_floor_log2(p); ++d) {
+        widest = binary_tree_receivers(p, d) > widest ? binary_tree_receivers(p, d) : widest;
+    }
+    return widest;
+}
+
+/* The binary tree within a node, where a rank's two sends overlap: one message per level, level d's receivers
+ * copying at once. */
 static double binary_tree_levels(const hdring_model_t *m, double n)
 {
     double t = 0;
     for (int d = 1; d <= hdring_floor_log2(m->p); ++d) {
-        const int width = 1 << d, receivers = m->p - width + 1 < width ? m->p - width + 1 : width;
-        t += transfer(local_link(m, receivers), n);
+        t += transfer(local_link(m, binary_tree_receivers(m->p, d)), n);
     }
     return t;
 }
 
 /* The binary tree. Within a node a message over the eager limit is copied in by its receiver, so a rank's sends
  * overlap (exact); an eager one is copied out by its sender, the two one after another, as across nodes, where a
- * rank's sends queue on its port: exact with one rank per node (link_any is then link_tree's), an upper bound
+ * rank's sends queue on its port: exact with one rank per node (link_among is then link_tree's), an upper bound
  * within a node (all its ranks crowding its cores) and on nodes of several ranks, where the tree's levels do not
  * follow node boundaries and every message is priced as crossing. */
 double hdring_cost_bcast_binary(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
@@ -790,7 +845,7 @@ double hdring_cost_bcast_binary(hdring_alg_t self, const hdring_model_t *m, doub
     if (sends_overlap(m) && !sender_copies(m, n)) {
         return binary_tree_levels(m, n);
     }
-    return binary_tree_messages(m->p) * transfer(link_any(m), n);
+    return binary_tree_messages(m->p) * transfer(link_among(m, binary_tree_widest(m->p)), n);
 }
 
 /* The flat tree's copies to `receivers` ranks of the root's node. A message the PML sends eagerly is copied out by
@@ -821,7 +876,7 @@ double hdring_cost_bcast_flat(hdring_alg_t self, const hdring_model_t *m, double
         return flat_copies(m, m->p - 1, n);
     }
     const int off_node = m->p - ranks_per_node(m);
-    return max2(flat_copies(m, ranks_per_node(m) - 1, n), off_node * transfer(network_link(m, 1), n));
+    return max2(flat_copies(m, ranks_per_node(m) - 1, n), off_node * transfer(network_link(m, 1, 1), n));
 }
 
 double hdring_cost_bcast_scatter_ring(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase)
@@ -874,8 +929,9 @@ static double chain_time(const hdring_model_t *m, double n, double segment)
 /* m->segment, or the segment size of the number of segments k minimising the chain's time: with the slowest
  * link's alpha_m and beta_m and the links' betas summing to B, the time is const + k alpha_m + n (B - beta_m) / k,
  * least at k = sqrt(n (B - beta_m) / alpha_m). Either kind of link may be the slowest, and the links are those of
- * few segments (uncrowded) or of many (crowded): the four candidates, the eager limit and one segment are tried,
- * whole bytes. */
+ * few segments (uncrowded) or of many (crowded): the four candidates, the eager limit, the segment whose bytes
+ * take as long as a shared machine's cores take for its latencies (port_time) and one segment are tried, whole
+ * bytes. */
 double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
 {
     if (m->segment > 0) {
@@ -898,6 +954,13 @@ double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
             }
             if (kinds[i]->eager > 0 && kinds[i]->eager < n) {
                 consider(kinds[i]->eager, chain_time(m, n, kinds[i]->eager), &best, &best_time);
+            }
+            if (kinds[i]->crowd > 1 && kinds[i]->beta > 0) { /* bytes as long as a shared machine's latencies */
+                const double k_even = floor(n * kinds[i]->beta / ((kinds[i]->crowd - 1) * kinds[i]->alpha));
+                for (double kk = k_even; kk <= k_even + 1; ++kk) {
+                    const double segment = kk >= 1 ? ceil(n / kk) : n;
+                    consider(segment, chain_time(m, n, segment), &best, &best_time);
+                }
             }
         }
     }

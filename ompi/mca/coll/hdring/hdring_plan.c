@@ -150,7 +150,8 @@ static bool same_params(const hdring_cost_params_t *a, const hdring_cost_params_
 static bool same_shape(const hdring_shape_t *a, const hdring_shape_t *b)
 {
     return a->nodes == b->nodes && a->ppn == b->ppn && a->ppn_max == b->ppn_max && a->node_major == b->node_major &&
-           a->index_major == b->index_major && a->cores == b->cores;
+           a->index_major == b->index_major && a->cores == b->cores && a->machine_nodes == b->machine_nodes &&
+           a->machine_cores == b->machine_cores;
 }
 
 /* Field by field: the structures have padding. */

@@ -24,7 +24,7 @@ static int by_locality(const void *a, const void *b)
 
 hdring_shape_t hdring_shape_single(int p)
 {
-    hdring_shape_t s = {1, p, p, true, true, 0};
+    hdring_shape_t s = {1, p, p, true, true, 0, 0, 0};
     return s;
 }
 
@@ -88,6 +88,7 @@ int hdring_topo_init(hdring_topo_t *t, int p, const int *node, const int *domain
 
     t->shape.nodes = nodes;
     t->shape.cores = 0;
+    t->shape.machine_nodes = t->shape.machine_cores = 0;
     t->shape.ppn = count[0];
     t->shape.ppn_max = 0;
     t->shape.node_major = true;
@@ -168,6 +169,12 @@ void hdring_shape_describe(const hdring_shape_t *s, char *out, size_t len)
         used = snprintf(out, len, "%d nodes x 1-%d", s->nodes, s->ppn_max);
     }
     if (s->cores > 0 && s->cores < s->ppn_max && used >= 0 && (size_t) used < len) {
-        snprintf(out + used, len - (size_t) used, ", %d cores each", s->cores);
+        used += snprintf(out + used, len - (size_t) used, ", %d cores each", s->cores);
+    }
+    if (s->machine_nodes > 1 && s->machine_nodes == s->nodes && used >= 0 && (size_t) used < len) {
+        snprintf(out + used, len - (size_t) used, ", on one machine of %d cores", s->machine_cores);
+    } else if (s->machine_nodes > 1 && used >= 0 && (size_t) used < len) {
+        snprintf(out + used, len - (size_t) used, ", %d of them on one machine of %d cores", s->machine_nodes,
+                 s->machine_cores);
     }
 }

@@ -28,6 +28,9 @@ typedef struct hdring_shape {
     bool index_major; /* uniform nodes and rank i N + j is index i of node j in the locality order (mapped
                          round-robin): blocks in rank order are in the order the hierarchical algorithms use */
     int cores;       /* cores per node its ranks share (the fewest on any node); 0: a core per rank or more */
+    int machine_nodes; /* the most of its nodes that run on one machine (containers, network namespaces: one
+                          kernel, so one set of cores); 0 or 1: every node is a machine of its own */
+    int machine_cores; /* that machine's cores (machine_nodes > 1) */
 } hdring_shape_t;
 
 typedef struct hdring_topo {
@@ -47,7 +50,8 @@ int hdring_topo_copy(hdring_topo_t *dst, const hdring_topo_t *src);
 /* The shape of one node holding all p ranks. */
 hdring_shape_t hdring_shape_single(int p);
 
-/* "4 nodes x 2", "3 nodes x 1-4", "1 node", and ", 2 cores each" when a node holds more ranks than cores: for the
+/* "4 nodes x 2", "3 nodes x 1-4", "1 node", ", 2 cores each" when a node holds more ranks than cores, and
+ * ", on one machine of 2 cores" (", 3 of them on one machine of 2 cores") when nodes share a machine: for the
  * trace. */
 void hdring_shape_describe(const hdring_shape_t *s, char *out, size_t len);
 
