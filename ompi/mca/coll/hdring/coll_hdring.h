@@ -75,12 +75,12 @@ typedef struct mca_coll_hdring_component_t {
     int priority;
     int output; /* opal_output stream of the verbose trace */
     mca_coll_hdring_config_t config;
-    /* What every communicator of the process shares, built once: plans (hdring_plan.h), and each local
-     * process's domain by its rank in the job (-2: not asked yet), which the runtime answers slowly. */
+    /* What every communicator of the process shares, built once: plans (hdring_plan.h), and what the runtime
+     * says of each process of the job, by its rank in the job, which it answers slowly (coll_hdring_locality.c) */
     opal_mutex_t lock; /* guards both: communicators may be created and first used on several threads */
     hdring_plan_cache_t plans;
-    int *domains;
-    int ndomains;
+    struct mca_coll_hdring_peer *peers;
+    int npeers;
 } mca_coll_hdring_component_t;
 
 OMPI_MODULE_DECLSPEC extern mca_coll_hdring_component_t mca_coll_hdring_component;
@@ -334,6 +334,9 @@ int mca_coll_hdring_agreement(mca_coll_hdring_module_t *m, struct ompi_communica
 int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm);
 /* Frees the placement kept for the next communicator of the same processes (at component close). */
 void mca_coll_hdring_locality_forget(void);
+/* Tells the other processes, through the runtime, which machine this process runs on and its cores (at
+ * component open, before MPI_Init's exchange; nothing outside MPI_Init, as in ompi_info). */
+void mca_coll_hdring_machine_publish(void);
 /* An allgather of n int64 values per rank, in rank order, for hdring's own bookkeeping at creation: a fixed
  * algorithm (rhd) over the PML, whatever the parameters say, so ranks whose parameters differ still match. */
 int mca_coll_hdring_gather_values(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, const int64_t *mine,

@@ -579,7 +579,10 @@ static int hdring_register(void)
                            "communicators whose ranks share one node or exchange their nodes' core counts (several "
                            "nodes of several ranks; the fewest counts); otherwise a core per rank. -1: a core per "
                            "rank always. N: N per node. The trace names the count (\"1 node, 2 cores each\") when "
-                           "a node holds more ranks than that",
+                           "a node holds more ranks than that. At 0 only, nodes the runtime names apart that run on "
+                           "one machine (containers, network namespaces: one kernel boot id) are found too, and a "
+                           "step whose messages across keep more of the machine's ranks busy than it has cores takes "
+                           "at least that many of their latencies (\"5 nodes x 1, on one machine of 2 cores\")",
                            MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_6, &cfg->model_cores);
     if (OMPI_SUCCESS != rc) {
         return rc;
@@ -689,8 +692,9 @@ static int hdring_open(void)
     OBJ_DESTRUCT(&trace);
     OBJ_CONSTRUCT(&mca_coll_hdring_component.lock, opal_mutex_t);
     mca_coll_hdring_component.plans.used = mca_coll_hdring_component.plans.next = 0;
-    mca_coll_hdring_component.domains = NULL;
-    mca_coll_hdring_component.ndomains = 0;
+    mca_coll_hdring_component.peers = NULL;
+    mca_coll_hdring_component.npeers = 0;
+    mca_coll_hdring_machine_publish();
     return OMPI_SUCCESS;
 }
 
@@ -700,8 +704,8 @@ static int hdring_close(void)
         opal_output_close(mca_coll_hdring_component.output);
         mca_coll_hdring_component.output = -1;
     }
-    free(mca_coll_hdring_component.domains);
-    mca_coll_hdring_component.domains = NULL;
+    free(mca_coll_hdring_component.peers);
+    mca_coll_hdring_component.peers = NULL;
     mca_coll_hdring_locality_forget();
     OBJ_DESTRUCT(&mca_coll_hdring_component.lock);
     return OMPI_SUCCESS;

@@ -30,6 +30,7 @@
 
 #include <hwloc.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,7 @@
 #include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/rte/rte.h"
 #include "ompi/proc/proc.h"
+#include "ompi/runtime/mpiruntime.h"
 
 #include "coll_hdring.h"
 
@@ -108,33 +110,127 @@ static int node_cores(void)
     return cores > 0 ? cores : hwloc_get_nbobjs_by_type(opal_hwloc_topology, HWLOC_OBJ_PU);
 }
 
-/* domain_of, asked once per process of this job (the runtime takes some 10 us per question, and every new
- * communicator would ask again); processes of other jobs are asked each time. */
-static int cached_domain_of(const ompi_proc_t *proc)
+/* ---- machines ----
+ * Nodes the runtime names apart may run on one machine: containers and network namespaces have host names of
+ * their own but share one kernel, and its cores (the cost model's shape.machine_nodes). Each process publishes
+ * its machine through the runtime when hdring opens, before MPI_Init's exchange: the kernel's boot id, hashed,
+ * in the high 48 bits, and the machine's cores (at most 65535) in the low 16. A communicator of several named
+ * nodes reads one rank's per node: job data, alike on every rank. */
+#define MACHINE_KEY "coll_hdring_machine"
+#define MACHINE_CORES_BITS 16
+#define MACHINE_CORES_MASK ((UINT64_C(1) << MACHINE_CORES_BITS) - 1)
+#define NO_MACHINE 0           /* published none: a machine of its own */
+#define MACHINE_NOT_ASKED UINT64_MAX
+
+void mca_coll_hdring_machine_publish(void)
+{
+    char boot_id[64];
+    FILE *f;
+    int rc, cores;
+
+    if (ompi_mpi_state < OMPI_MPI_STATE_INIT_STARTED || NULL == (f = fopen("/proc/sys/kernel/random/boot_id", "r"))) {
+        return;
+    }
+    const bool read = NULL != fgets(boot_id, sizeof(boot_id), f);
+    fclose(f);
+    if (!read || (cores = node_cores()) <= 0) {
+        return;
+    }
+    uint64_t value = mca_coll_hdring_hash(MCA_COLL_HDRING_HASH_SEED, boot_id, strlen(boot_id)) & ~MACHINE_CORES_MASK;
+    value |= (uint64_t) cores < MACHINE_CORES_MASK ? (uint64_t) cores : MACHINE_CORES_MASK;
+    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, MACHINE_KEY, &value, OPAL_UINT64);
+    (void) rc; /* unpublished, every node is a machine of its own */
+}
+
+static uint64_t machine_of(const ompi_proc_t *proc)
+{
+    uint64_t value = NO_MACHINE, *at = &value;
+    int rc;
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, MACHINE_KEY, &proc->super.proc_name, &at, OPAL_UINT64);
+    return OPAL_SUCCESS == rc && MACHINE_NOT_ASKED != value ? value : NO_MACHINE;
+}
+
+/* What the runtime says of each process of this job, asked once per process (the runtime takes some 10 us per
+ * question, and every new communicator would ask again). */
+typedef struct mca_coll_hdring_peer {
+    int domain;       /* NOT_ASKED until asked */
+    uint64_t machine; /* MACHINE_NOT_ASKED until asked */
+} mca_coll_hdring_peer_t;
+
+/* proc's entry, or NULL (a process of another job, asked each time; no memory). With the component's lock. */
+static mca_coll_hdring_peer_t *peer_entry(const ompi_proc_t *proc)
 {
     mca_coll_hdring_component_t *c = &mca_coll_hdring_component;
     const uint32_t vpid = OMPI_CAST_RTE_NAME(&proc->super.proc_name)->vpid;
-    int domain = NOT_ASKED;
 
     if (!same_job(proc)) {
-        return domain_of(proc);
+        return NULL;
     }
-    OPAL_THREAD_LOCK(&c->lock);
-    if (NULL == c->domains && ompi_process_info.num_procs <= (uint32_t) INT32_MAX &&
-        NULL != (c->domains = malloc((size_t) ompi_process_info.num_procs * sizeof(*c->domains)))) {
-        c->ndomains = (int) ompi_process_info.num_procs;
-        for (int i = 0; i < c->ndomains; ++i) {
-            c->domains[i] = NOT_ASKED;
+    if (NULL == c->peers && ompi_process_info.num_procs <= (uint32_t) INT32_MAX &&
+        NULL != (c->peers = malloc((size_t) ompi_process_info.num_procs * sizeof(*c->peers)))) {
+        c->npeers = (int) ompi_process_info.num_procs;
+        for (int i = 0; i < c->npeers; ++i) {
+            c->peers[i] = (mca_coll_hdring_peer_t) {NOT_ASKED, MACHINE_NOT_ASKED};
         }
     }
-    if (vpid < (uint32_t) c->ndomains) {
-        domain = c->domains[vpid];
-        if (NOT_ASKED == domain) {
-            domain = c->domains[vpid] = domain_of(proc);
+    return vpid < (uint32_t) c->npeers ? &c->peers[vpid] : NULL;
+}
+
+static int cached_domain_of(const ompi_proc_t *proc)
+{
+    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
+    mca_coll_hdring_peer_t *peer = peer_entry(proc);
+    if (NULL != peer && NOT_ASKED == peer->domain) {
+        peer->domain = domain_of(proc);
+    }
+    const int domain = NULL != peer ? peer->domain : domain_of(proc);
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
+    return domain;
+}
+
+static uint64_t cached_machine_of(const ompi_proc_t *proc)
+{
+    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
+    mca_coll_hdring_peer_t *peer = peer_entry(proc);
+    if (NULL != peer && MACHINE_NOT_ASKED == peer->machine) {
+        peer->machine = machine_of(proc);
+    }
+    const uint64_t machine = NULL != peer ? peer->machine : machine_of(proc);
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
+    return machine;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+    return x < y ? -1 : x > y;
+}
+
+/* Where several of the `nodes` nodes of comm (node[r]: 0 .. nodes - 1) run on one machine, the most on one and
+ * its cores into shape; nothing when a node's machine is unknown. */
+static void find_machines(struct ompi_communicator_t *comm, const int *node, int nodes, hdring_shape_t *shape)
+{
+    const int p = ompi_comm_size(comm);
+    uint64_t *machine = calloc((size_t) nodes, sizeof(*machine)); /* NO_MACHINE: not asked yet */
+    bool known = NULL != machine;
+
+    for (int r = 0; known && r < p; ++r) {
+        if (NO_MACHINE == machine[node[r]]) {
+            machine[node[r]] = cached_machine_of(proc_of(comm, r));
+            known = NO_MACHINE != machine[node[r]];
         }
     }
-    OPAL_THREAD_UNLOCK(&c->lock);
-    return NOT_ASKED == domain ? domain_of(proc) : domain;
+    if (known) {
+        qsort(machine, (size_t) nodes, sizeof(*machine), by_value);
+        for (int i = 0, run = 0; i < nodes; ++i) {
+            run = i > 0 && machine[i] == machine[i - 1] ? run + 1 : 1;
+            if (run > 1 && run > shape->machine_nodes) {
+                shape->machine_nodes = run;
+                shape->machine_cores = (int) (machine[i] & MACHINE_CORES_MASK);
+            }
+        }
+    }
+    free(machine);
 }
 
 /* Node labels from coll_hdring_node_map: "a,b,c,...", the node of each process of the job by its rank in
@@ -363,6 +459,9 @@ static int place(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, 
     if (OMPI_SUCCESS == rc) {
         rc = HDRING_OK == hdring_topo_init(&m->topo, p, node, domain) ? OMPI_SUCCESS : OMPI_ERR_OUT_OF_RESOURCE;
     }
+    if (OMPI_SUCCESS == rc && (1 == source || 2 == source) && m->topo.shape.nodes > 1) {
+        find_machines(comm, node, m->topo.shape.nodes, &m->topo.shape);
+    }
     const bool exchanged = NULL != all;
     if (OMPI_SUCCESS == rc && !exchanged) {
         keep_placement(m, comm, cores, source);
@@ -383,9 +482,12 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
 
     if (OMPI_SUCCESS == rc) { /* coll_hdring_model_cores: found (0), a core per rank (negative), or given */
         m->topo.shape.cores = 0 == m->config.model_cores ? cores : m->config.model_cores < 0 ? 0 : m->config.model_cores;
+        if (0 != m->config.model_cores) { /* and every node a machine of its own */
+            m->topo.shape.machine_nodes = m->topo.shape.machine_cores = 0;
+        }
     }
     if (OMPI_SUCCESS == rc && m->config.verbose >= 1 && 0 == me) {
-        char shape[64];
+        char shape[128];
         hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
         char pieces[80] = "";
         const size_t pieces_bytes = mca_coll_hdring_pieces_bytes(m);
