@@ -176,28 +176,23 @@ static mca_coll_hdring_peer_t *peer_entry(const ompi_proc_t *proc)
     return vpid < (uint32_t) c->npeers ? &c->peers[vpid] : NULL;
 }
 
-static int cached_domain_of(const ompi_proc_t *proc)
+/* What the runtime says of proc: its domain, its machine or both (want_*), each asked once per process of this
+ * job. */
+static mca_coll_hdring_peer_t peer_of(const ompi_proc_t *proc, bool want_domain, bool want_machine)
 {
+    mca_coll_hdring_peer_t unkept = {NOT_ASKED, MACHINE_NOT_ASKED};
     OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
     mca_coll_hdring_peer_t *peer = peer_entry(proc);
-    if (NULL != peer && NOT_ASKED == peer->domain) {
+    peer = NULL != peer ? peer : &unkept;
+    if (want_domain && NOT_ASKED == peer->domain) {
         peer->domain = domain_of(proc);
     }
-    const int domain = NULL != peer ? peer->domain : domain_of(proc);
-    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
-    return domain;
-}
-
-static uint64_t cached_machine_of(const ompi_proc_t *proc)
-{
-    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
-    mca_coll_hdring_peer_t *peer = peer_entry(proc);
-    if (NULL != peer && MACHINE_NOT_ASKED == peer->machine) {
+    if (want_machine && MACHINE_NOT_ASKED == peer->machine) {
         peer->machine = machine_of(proc);
     }
-    const uint64_t machine = NULL != peer ? peer->machine : machine_of(proc);
+    const mca_coll_hdring_peer_t known = *peer;
     OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
-    return machine;
+    return known;
 }
 
 static int by_value(const void *a, const void *b)
@@ -216,7 +211,7 @@ static void find_machines(struct ompi_communicator_t *comm, const int *node, int
 
     for (int r = 0; known && r < p; ++r) {
         if (NO_MACHINE == machine[node[r]]) {
-            machine[node[r]] = cached_machine_of(proc_of(comm, r));
+            machine[node[r]] = peer_of(proc_of(comm, r), false, true).machine;
             known = NO_MACHINE != machine[node[r]];
         }
     }
@@ -427,7 +422,7 @@ static int place(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, 
         int nodes = 0;
         source = 1;
         for (int r = 0; r < p; ++r) { /* this node's ranks: the runtime has their cpusets */
-            domain[r] = node[r] == node[me] ? cached_domain_of(proc_of(comm, r)) : NO_DOMAIN;
+            domain[r] = node[r] == node[me] ? peer_of(proc_of(comm, r), true, false).domain : NO_DOMAIN;
             nodes = node[r] >= nodes ? node[r] + 1 : nodes; /* named_nodes numbers them 0, 1, ... */
         }
         if (nodes > 1 && nodes < p) { /* several nodes, several ranks on one of them: domain and cores */
