@@ -12,7 +12,7 @@
  * SHAPE: --nodes N [--ppn L] [--mapping slot|node]: a communicator of N nodes x L ranks (default 1), ranks mapped
  * by slot (node by node) or by node (round-robin); without it, p ranks on one node. --cores C: C cores per node
  * for its ranks (the trace's "C cores each"; 0, the default: a core per rank). --machine-cores C: the N nodes
- * run on one machine of C cores (the trace's "N nodes on one machine of C cores": containers or network
+ * run on one machine of C cores (the trace's ", on one machine of C cores": containers or network
  * namespaces, as perf/cluster emulates them; 0, the default: every node a machine of its own).
  * MODEL: --latency-us US --bandwidth-mbs MBS --reduce-mbs MBS (coll_hdring_model_*: within a node) and
  * --network-latency-us US --network-bandwidth-mbs MBS [--network-exchange-mbs MBS] (coll_hdring_model_network_*:

@@ -79,6 +79,14 @@ START_TEST(locality_order_groups_nodes)
 }
 END_TEST
 
+/* The trace's words for shape s are `text`. */
+static void says(const hdring_shape_t *s, const char *text)
+{
+    char got[128];
+    hdring_shape_describe(s, got, sizeof(got));
+    ck_assert_str_eq(got, text);
+}
+
 START_TEST(shape_of_common_mappings)
 {
     enum { N = 4, L = 2, P = N * L };
@@ -122,27 +130,21 @@ START_TEST(shape_of_common_mappings)
     const hdring_shape_t one = hdring_shape_single(5);
     ck_assert_int_eq(one.nodes, 1);
     ck_assert_int_eq(one.ppn, 5);
-    char text[64];
-    hdring_shape_describe(&one, text, sizeof(text));
-    ck_assert_str_eq(text, "1 node");
+    says(&one, "1 node");
     hdring_shape_t crowded = one; /* cores are named only when a node holds more ranks */
     crowded.cores = 2;
-    hdring_shape_describe(&crowded, text, sizeof(text));
-    ck_assert_str_eq(text, "1 node, 2 cores each");
+    says(&crowded, "1 node, 2 cores each");
     crowded.cores = 5;
-    hdring_shape_describe(&crowded, text, sizeof(text));
-    ck_assert_str_eq(text, "1 node");
+    says(&crowded, "1 node");
 
     hdring_shape_t shared = one; /* nodes that share a machine: all of them, or some */
     shared.nodes = 5;
     shared.ppn = shared.ppn_max = 1;
     shared.machine_nodes = 5;
     shared.machine_cores = 2;
-    hdring_shape_describe(&shared, text, sizeof(text));
-    ck_assert_str_eq(text, "5 nodes x 1, on one machine of 2 cores");
+    says(&shared, "5 nodes x 1, on one machine of 2 cores");
     shared.machine_nodes = 3;
-    hdring_shape_describe(&shared, text, sizeof(text));
-    ck_assert_str_eq(text, "5 nodes x 1, 3 of them on one machine of 2 cores");
+    says(&shared, "5 nodes x 1, 3 of them on one machine of 2 cores");
 }
 END_TEST
 

@@ -467,7 +467,9 @@ int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll
 void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll);
 void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
                                 const mca_coll_hdring_key_t *key, const mca_coll_hdring_pml_t *t, int rc);
-/* When the module goes: the collective's kept call. */
+/* When the collective first runs (its kept call unarmed since the module's construction), and when the module
+ * goes. */
+void mca_coll_hdring_repeat_init(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll);
 void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll);
 
 /* ---- scratch ---- */

@@ -66,10 +66,6 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
         m->plan[c][0].built = m->plan[c][1].built = false;
         m->plan[c][0].has_last = m->plan[c][1].has_last = false;
         m->repeat[c].armed = false;
-        m->repeat[c].program = (mca_coll_hdring_pml_program_t) {0};
-        m->repeat[c].counts = NULL;
-        m->repeat[c].counts_cap = 0;
-        m->repeat[c].t = NULL;
     }
     m->ran = 0;
 }

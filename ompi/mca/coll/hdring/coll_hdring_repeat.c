@@ -103,6 +103,15 @@ void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_col
     r->armed = true;
 }
 
+void mca_coll_hdring_repeat_init(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll)
+{
+    mca_coll_hdring_repeat_t *r = &m->repeat[coll];
+    r->program = (mca_coll_hdring_pml_program_t) {0};
+    r->counts = NULL;
+    r->counts_cap = 0;
+    r->t = NULL;
+}
+
 void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll)
 {
     mca_coll_hdring_repeat_t *r = &m->repeat[coll];

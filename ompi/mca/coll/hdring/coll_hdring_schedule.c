@@ -16,6 +16,7 @@ int mca_coll_hdring_run(mca_coll_hdring_module_t *m, mca_coll_hdring_pml_t *t, m
     if (0 == (m->ran & 1u << coll)) {
         m->ran |= 1u << coll;
         hdring_schedule_init(s);
+        mca_coll_hdring_repeat_init(m, coll);
     }
     mca_coll_hdring_repeat_disarm(m, coll);
     const int rc = hdring_schedule_run(s, &t->xport, alg, args, m->config.replay_calls);

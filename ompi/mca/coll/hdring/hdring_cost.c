@@ -95,16 +95,26 @@ static double transfers(link_t lk, int count, double bytes)
 
 static double transfer(link_t lk, double bytes) { return transfers(lk, 1, bytes); }
 
-/* ---- cores ----
- * A node's ranks copy messages in and reduce on its cores: when more of them work in one step than the node has
+/* ---- cores ---- */
+
+/* The step's `active` ranks spread evenly over the nodes: how many work on `nodes_of_it` of them (at most all their
+ * ranks). */
+static int busy_on(const hdring_model_t *m, int active, int nodes_of_it)
+{
+    const int nodes = m->shape.nodes > 0 ? m->shape.nodes : 1;
+    const int busy = (active * nodes_of_it + nodes - 1) / nodes, most = m->shape.ppn_max * nodes_of_it;
+    return busy < most ? busy : most;
+}
+
+/* How much longer `busy` ranks take on `cores` cores than on a core each (cores 0: a core each). */
+static double over_cores(int busy, int cores) { return cores > 0 && busy > cores ? (double) busy / cores : 1; }
+
+/* A node's ranks copy messages in and reduce on its cores: when more of them work in one step than the node has
  * cores (m->shape.cores; 0: a core per rank), each takes longer by that ratio, the cores shared out evenly.
  * `active`: the communicator's ranks that copy or reduce in the step, spread over its nodes. */
 static double crowding(const hdring_model_t *m, int active)
 {
-    const int nodes = m->shape.nodes > 0 ? m->shape.nodes : 1;
-    int per_node = (active + nodes - 1) / nodes;
-    per_node = per_node < m->shape.ppn_max ? per_node : m->shape.ppn_max;
-    return m->shape.cores > 0 && per_node > m->shape.cores ? (double) per_node / m->shape.cores : 1;
+    return over_cores(busy_on(m, active, 1), m->shape.cores);
 }
 
 /* Reducing `bytes` in a step where `active` ranks reduce. */
@@ -130,14 +140,8 @@ static link_t local_link(const hdring_model_t *m, int active)
 static double machine_crowding(const hdring_model_t *m, int active)
 {
     const hdring_shape_t *s = &m->shape;
-    if (s->machine_nodes <= 1 || s->machine_cores <= 0) {
-        return 1;
-    }
-    const int nodes = s->nodes > 0 ? s->nodes : 1;
-    int on_machine = (active * s->machine_nodes + nodes - 1) / nodes;
-    on_machine = on_machine < s->ppn_max * s->machine_nodes ? on_machine : s->ppn_max * s->machine_nodes;
-    on_machine *= m->concurrent;
-    return on_machine > s->machine_cores ? (double) on_machine / s->machine_cores : 1;
+    return s->machine_nodes > 1 ? over_cores(busy_on(m, active, s->machine_nodes) * m->concurrent, s->machine_cores)
+                                : 1;
 }
 
 /* A link across nodes, `flows` messages sharing it, in a step where `active` ranks work. */
@@ -818,7 +822,8 @@ static int binary_tree_widest(int p)
 {
     int widest = 0;
     for (int d = 1; d <= hdring_floor_log2(p); ++d) {
-        widest = binary_tree_receivers(p, d) > widest ? binary_tree_receivers(p, d) : widest;
+        const int receivers = binary_tree_receivers(p, d);
+        widest = receivers > widest ? receivers : widest;
     }
     return widest;
 }
@@ -932,6 +937,15 @@ static double chain_time(const hdring_model_t *m, double n, double segment)
  * few segments (uncrowded) or of many (crowded): the four candidates, the eager limit, the segment whose bytes
  * take as long as a shared machine's cores take for its latencies (port_time) and one segment are tried, whole
  * bytes. */
+/* The chain in k and in k + 1 segments of whole bytes (fewer than one: n whole), against the best so far. */
+static void chain_counts(const hdring_model_t *m, double n, double k, double *best, double *best_time)
+{
+    for (double kk = k; kk <= k + 1; ++kk) {
+        const double segment = kk >= 1 ? ceil(n / kk) : n;
+        consider(segment, chain_time(m, n, segment), best, best_time);
+    }
+}
+
 double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
 {
     if (m->segment > 0) {
@@ -947,20 +961,13 @@ double hdring_segment_bcast_chain(const hdring_model_t *m, double n)
             if (kinds[i]->alpha <= 0 || sum_beta <= kinds[i]->beta) {
                 continue;
             }
-            const double k = floor(sqrt(n * (sum_beta - kinds[i]->beta) / kinds[i]->alpha));
-            for (double kk = k; kk <= k + 1; ++kk) {
-                const double segment = kk >= 1 ? ceil(n / kk) : n;
-                consider(segment, chain_time(m, n, segment), &best, &best_time);
-            }
+            chain_counts(m, n, floor(sqrt(n * (sum_beta - kinds[i]->beta) / kinds[i]->alpha)), &best, &best_time);
             if (kinds[i]->eager > 0 && kinds[i]->eager < n) {
                 consider(kinds[i]->eager, chain_time(m, n, kinds[i]->eager), &best, &best_time);
             }
             if (kinds[i]->crowd > 1 && kinds[i]->beta > 0) { /* bytes as long as a shared machine's latencies */
-                const double k_even = floor(n * kinds[i]->beta / ((kinds[i]->crowd - 1) * kinds[i]->alpha));
-                for (double kk = k_even; kk <= k_even + 1; ++kk) {
-                    const double segment = kk >= 1 ? ceil(n / kk) : n;
-                    consider(segment, chain_time(m, n, segment), &best, &best_time);
-                }
+                chain_counts(m, n, floor(n * kinds[i]->beta / ((kinds[i]->crowd - 1) * kinds[i]->alpha)), &best,
+                             &best_time);
             }
         }
     }

@@ -171,10 +171,11 @@ void hdring_shape_describe(const hdring_shape_t *s, char *out, size_t len)
     if (s->cores > 0 && s->cores < s->ppn_max && used >= 0 && (size_t) used < len) {
         used += snprintf(out + used, len - (size_t) used, ", %d cores each", s->cores);
     }
-    if (s->machine_nodes > 1 && s->machine_nodes == s->nodes && used >= 0 && (size_t) used < len) {
-        snprintf(out + used, len - (size_t) used, ", on one machine of %d cores", s->machine_cores);
-    } else if (s->machine_nodes > 1 && used >= 0 && (size_t) used < len) {
-        snprintf(out + used, len - (size_t) used, ", %d of them on one machine of %d cores", s->machine_nodes,
-                 s->machine_cores);
+    if (s->machine_nodes > 1 && used >= 0 && (size_t) used < len) {
+        char some[24] = "";
+        if (s->machine_nodes < s->nodes) {
+            snprintf(some, sizeof(some), " %d of them", s->machine_nodes);
+        }
+        snprintf(out + used, len - (size_t) used, ",%s on one machine of %d cores", some, s->machine_cores);
     }
 }
