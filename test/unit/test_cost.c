@@ -589,6 +589,11 @@ START_TEST(a_shared_machine_bounds_small_steps_by_its_cores_not_large_ones)
     ck_assert_double_eq(on_machine(ring, 5, 2, 5e6), on_machine(ring, 5, 0, 5e6));
     /* the binomial bcast's levels on 5 ranks keep at most 2 receivers busy: 2 cores are enough */
     ck_assert_double_eq(on_machine(HDRING_ALG_BCAST_BINOMIAL, 5, 2, 5), on_machine(HDRING_ALG_BCAST_BINOMIAL, 5, 0, 5));
+    /* 3 ranks: rhd's fold, exchange and unfold each keep one pair busy (the unfold's one moving piece has one
+     * sender and one receiver, not 3 ranks working) */
+    ck_assert_double_eq(on_machine(HDRING_ALG_ALLGATHER_RHD, 3, 2, 3), on_machine(HDRING_ALG_ALLGATHER_RHD, 3, 0, 3));
+    ck_assert_double_eq(on_machine(HDRING_ALG_REDUCE_SCATTER_RECURSIVE_HALVING, 3, 2, 3),
+                        on_machine(HDRING_ALG_REDUCE_SCATTER_RECURSIVE_HALVING, 3, 0, 3));
 }
 END_TEST
 

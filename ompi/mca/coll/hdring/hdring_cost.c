@@ -630,7 +630,8 @@ static double layout_time(const hdring_model_t *m, bool deliver, holders_t holde
                             .owner_ports = queue_sends || deliver};
     const double unit = n / ((double) g->p * g->pof2);
     const layout_loads_t *loads = layout_loads(&k, g);
-    const link_t lk = link_among(m, loads->moved < g->p / 2 ? 2 * loads->moved : g->p);
+    const int working = 2 * loads->moved < g->p ? 2 * loads->moved : g->p; /* a sender and a receiver per piece */
+    const link_t lk = link_among(m, working);
     if (lk.share > 1 || loads->overflow) {
         return layout_walk(&k, g, lk, unit, NULL);
     }
