@@ -150,30 +150,46 @@ void mca_coll_hdring_report_here(const char *topic, ...)
     va_end(ap);
 }
 
-/* *bytes, or when coll_hdring_<param> was left at its default, the eager limit of BTL `btl` (if loaded) less
- * the PML's header (hdring_pml_eager_bytes): the model then follows btl_<btl>_eager_limit. The variables
- * are found once (*own and *theirs: -2 until then), as every new communicator takes a snapshot. */
-static void follow_btl_eager_limit(const char *param, const char *btl, int *own, int *theirs, double *bytes)
+/* A model eager limit that, left at its default, follows a BTL's: coll_hdring_<param> then takes
+ * btl_<btl>_eager_limit less the PML's header (hdring_pml_eager_bytes). The BTL's value is read once, at the
+ * first snapshot (after MPI_Init opened the BTLs): the BTL keeps what it read at its own start. */
+typedef struct eager_follow {
+    const char *param, *btl;
+    int own;    /* coll_hdring_<param>'s index; -2 until looked up */
+    bool found; /* the BTL is loaded and said its limit */
+    double bytes;
+} eager_follow_t;
+
+static eager_follow_t eager_follows[2] = {{"model_eager_bytes", "vader", -2, false, 0},
+                                          {"model_network_eager_bytes", "tcp", -2, false, 0}};
+
+static void look_up(eager_follow_t *f)
 {
-    if (-2 == *own) {
-        *own = mca_base_var_find("ompi", "coll", "hdring", param);
-        *theirs = mca_base_var_find("opal", "btl", btl, "eager_limit");
-    }
-    mca_base_var_source_t source;
+    const int theirs = mca_base_var_find("opal", "btl", f->btl, "eager_limit");
     const size_t *limit = NULL;
-    if (*own < 0 || *theirs < 0 || OPAL_SUCCESS != mca_base_var_get_value(*own, NULL, &source, NULL) ||
-        MCA_BASE_VAR_SOURCE_DEFAULT != source || OPAL_SUCCESS != mca_base_var_get_value(*theirs, &limit, NULL, NULL) ||
-        NULL == limit) {
-        return;
-    }
-    *bytes = hdring_pml_eager_bytes(*limit);
+    f->own = mca_base_var_find("ompi", "coll", "hdring", f->param);
+    f->found = f->own >= 0 && theirs >= 0 && OPAL_SUCCESS == mca_base_var_get_value(theirs, &limit, NULL, NULL) &&
+               NULL != limit;
+    f->bytes = f->found ? hdring_pml_eager_bytes(*limit) : 0;
 }
 
-void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
+/* Whether the model's limit follows the BTL's now: the BTL said one and coll_hdring_<param> is at its default
+ * (a value written through MPI_T is not, even one equal to the default). */
+static bool follows_btl(eager_follow_t *f)
+{
+    mca_base_var_source_t source;
+    if (-2 == f->own) {
+        look_up(f);
+    }
+    return f->found && OPAL_SUCCESS == mca_base_var_get_value(f->own, NULL, &source, NULL) &&
+           MCA_BASE_VAR_SOURCE_DEFAULT == source;
+}
+
+/* The component's values made usable (invalid ones replaced, with a report once) and the eager limits
+ * followed. */
+static void validate(mca_coll_hdring_config_t *cfg, const bool follows[2])
 {
     static bool warned[NMODEL_PARAMS], warned_message = false, warned_pieces = false;
-    static int eager_var[2][2] = {{-2, -2}, {-2, -2}}; /* follow_btl_eager_limit's, within and between nodes */
-    *cfg = mca_coll_hdring_component.config;
     if (0 == cfg->max_message_elements || cfg->max_message_elements > INT_MAX) {
         if (!warned_message) {
             mca_coll_hdring_report("bad max message", cfg->max_message_elements, INT_MAX);
@@ -203,9 +219,36 @@ void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
         }
         *v = model_params[i].default_value;
     }
-    follow_btl_eager_limit("model_eager_bytes", "vader", &eager_var[0][0], &eager_var[0][1], &cfg->model_eager_bytes);
-    follow_btl_eager_limit("model_network_eager_bytes", "tcp", &eager_var[1][0], &eager_var[1][1],
-                           &cfg->model_network_eager_bytes);
+    if (follows[0]) {
+        cfg->model_eager_bytes = eager_follows[0].bytes;
+    }
+    if (follows[1]) {
+        cfg->model_network_eager_bytes = eager_follows[1].bytes;
+    }
+}
+
+/* Every new communicator takes a snapshot, and a process creates many over the same values: the last
+ * validated one is kept, with the values and eager-limit sources it came from. */
+void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
+{
+    static struct {
+        bool valid;
+        bool follows[2];
+        mca_coll_hdring_config_t given, used;
+    } last;
+    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
+    const bool follows[2] = {follows_btl(&eager_follows[0]), follows_btl(&eager_follows[1])};
+    if (!last.valid || follows[0] != last.follows[0] || follows[1] != last.follows[1] ||
+        0 != memcmp(&last.given, &mca_coll_hdring_component.config, sizeof(last.given))) {
+        memcpy(&last.given, &mca_coll_hdring_component.config, sizeof(last.given));
+        memcpy(&last.used, &last.given, sizeof(last.used));
+        validate(&last.used, follows);
+        last.follows[0] = follows[0];
+        last.follows[1] = follows[1];
+        last.valid = true;
+    }
+    *cfg = last.used;
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
 }
 
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll) { return coll_params[coll].name; }
