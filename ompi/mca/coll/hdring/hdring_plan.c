@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "hdring_cost.h"
 
@@ -166,8 +167,10 @@ static bool same_input(const hdring_plan_input_t *a, const hdring_plan_input_t *
 bool hdring_plan_get(hdring_plan_cache_t *cache, const hdring_plan_input_t *in, hdring_plan_t *plan)
 {
     for (int e = 0; e < cache->used; ++e) {
-        if (same_input(&cache->entry[e].in, in)) {
-            *plan = cache->entry[e].plan;
+        if (same_input(&cache->entry[e].in, in)) { /* its segments only: most plans have a few of the 16 */
+            const hdring_plan_t *kept = &cache->entry[e].plan;
+            plan->nsegments = kept->nsegments;
+            memcpy(plan->seg, kept->seg, (size_t) kept->nsegments * sizeof(kept->seg[0]));
             return true;
         }
     }

@@ -64,8 +64,8 @@ typedef struct hdring_plan_cache {
     } entry[HDRING_PLAN_CACHE_ENTRIES];
 } hdring_plan_cache_t;
 
-/* Into *plan, the plan for `in`: a copy of the cached one built from equal input, or built (and cached). Returns
- * whether it came from the cache. */
+/* Into *plan, the plan for `in`: a copy of the cached one built from equal input (its segments, past them *plan
+ * is left as it was), or built (and cached). Returns whether it came from the cache. */
 bool hdring_plan_get(hdring_plan_cache_t *cache, const hdring_plan_input_t *in, hdring_plan_t *plan);
 
 /* The segment serving `bytes`; *lo receives the first size of its range. */
