@@ -3,7 +3,7 @@
 # Measures hdring against tuned and writes the results page, perf/README.md, with its data and plots in
 # perf/report/. Nothing on the page is typed by hand: every number comes from this run.
 #
-#   perf/make-report.sh [--quick] [--reuse-topology | --page-only]
+#   perf/make-report.sh [--quick] [--reuse-topology | --topology-only | --page-only]
 #
 # Shared memory: hdring_ab for the five collectives at 2, 4 and 5 ranks, 4 B to 4 MiB. Emulated cluster (root
 # only; perf/cluster): 4 and 5 nodes x 1 rank at 1 Gbit/s and 200 Mbit/s, allreduce, reduce_scatter_block,
@@ -15,8 +15,9 @@
 # where hdring wins and loses into the README's "Should I use it?" section. Needs the build in _build/
 # (scripts/build.sh); runs the component staged there. --quick: fewer rounds (a smoke run, noisier).
 # --reuse-topology: keep the several-ranks-per-node measurements already in perf/report (the page says from
-# which revision) and measure the rest. --page-only: measure nothing, write the page and the README table from
-# the measurements in perf/report. With --reuse-topology it took 20 minutes on the 2-core development machine;
+# which revision) and measure the rest. --topology-only: the reverse, measure only the several-ranks-per-node part
+# and keep the rest. --page-only: measure nothing, write the page and the README table from the measurements in
+# perf/report. The page says at which revision each part was measured. With --reuse-topology it took 20 minutes on the 2-core development machine;
 # the several-ranks-per-node part (26 cluster jobs) adds more, not timed in one piece.
 set -eu
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
@@ -27,15 +28,22 @@ cluster_rounds=7
 cluster_jobs=3
 topo_jobs=3
 reuse_topology=no
+topology_only=no
 page_only=no
+usage() {
+    echo "usage: perf/make-report.sh [--quick] [--reuse-topology | --topology-only | --page-only] (--help says more)" >&2
+    exit 2
+}
 for arg in "$@"; do
     case $arg in
     --quick) rounds=3 cluster_rounds=2 cluster_jobs=1 topo_jobs=1 ;;
     --reuse-topology) reuse_topology=yes ;;
+    --topology-only) topology_only=yes ;;
     --page-only) page_only=yes ;;
-    *) echo "usage: perf/make-report.sh [--quick] [--reuse-topology | --page-only] (--help says more)" >&2; exit 2 ;;
+    *) usage ;;
     esac
 done
+case "$reuse_topology $topology_only $page_only" in *yes*yes*) usage ;; esac
 ab=_build/perf/hdring_ab
 [ -x "$ab" ] || { echo "make-report.sh: build first (scripts/build.sh)" >&2; exit 2; }
 make -C _build/test stage/components/mca_coll_hdring.so >/dev/null
@@ -55,22 +63,40 @@ cluster_title() {
     echo "hdring / $5, $1 emulated nodes x $2 by $3, $4 links, $setting${7:+, job $7}"
 }
 
-# tune_cluster NODES RATE FILE: hdring-tune's file for that cluster (one rank per node). It refuses (exit 3) when
-# the two halves of its link measurements disagree, which the emulated links sometimes make them do: three tries.
+# tune_cluster NODES RATE PPN [hdring-tune options]: hdring-tune on that cluster; its exit status. It refuses
+# (exit 3) when the two halves of a measurement disagree, which the emulated links and 2 cores shared by up to 8
+# ranks sometimes make them do: three tries.
 tune_cluster() {
-    local try rc
-    for try in 1 2 3; do
+    local nodes=$1 rate=$2 ppn=$3 rc
+    shift 3
+    for _ in 1 2 3; do
         rc=0
-        perf/cluster/cluster.sh run "$1" "$2" 1 -- _build/perf/hdring-tune -o "$3" >"$3.log" 2>&1 || rc=$?
+        perf/cluster/cluster.sh run "$nodes" "$rate" "$ppn" -- _build/perf/hdring-tune "$@" || rc=$?
         [ "$rc" -eq 3 ] || break
     done
-    [ "$rc" -eq 0 ] || { echo "make-report.sh: hdring-tune on $1 nodes at $2 exited $rc (try $try; $3.log)" >&2; exit 1; }
+    return "$rc"
+}
+
+# tune_failed WHERE LOG: stops the run
+tune_failed() {
+    echo "make-report.sh: hdring-tune on $1 failed three times or with another status ($2)" >&2
+    exit 1
 }
 
 # ---- measurements
-if [ "$page_only" = yes ]; then
+measure_rest=yes
+measure_topology=yes
+[ "$page_only" = no ] && [ "$topology_only" = no ] || measure_rest=no
+[ "$page_only" = no ] && [ "$reuse_topology" = no ] || measure_topology=no
+if [ "$measure_rest" = no ]; then
     [ -d "$report/shm-np2" ] || { echo "make-report.sh: no measurements in $report" >&2; exit 2; }
     cluster_runs=$(cd "$report" && ls -d cluster-* 2>/dev/null | tr '\n' ' ')
+fi
+if [ "$page_only" = yes ]; then
+    :
+elif [ "$topology_only" = yes ]; then
+    [ "$(id -u)" -eq 0 ] || { echo "make-report.sh: --topology-only runs the emulated cluster: root only" >&2; exit 2; }
+    rm -rf "$report"/topo-* "$report/topology-revision.txt"
 elif [ "$reuse_topology" = yes ]; then
     [ -f "$report/topology-revision.txt" ] ||
         { echo "make-report.sh: no topology measurements to reuse in $report" >&2; exit 2; }
@@ -78,18 +104,21 @@ elif [ "$reuse_topology" = yes ]; then
 else
     rm -rf "$report"
 fi
-[ "$page_only" = yes ] || mkdir -p "$report"
+mkdir -p "$report"
+[ "$measure_rest" = no ] || echo "$rev $(date -u '+%Y-%m-%d')" >"$report/revision.txt"
 for np in 2 4 5; do
-    [ "$page_only" = no ] || break
+    [ "$measure_rest" = yes ] || break
     perf/run-ab.sh -n "$np" -o "$report/shm-np$np" -- --rounds "$rounds" >/dev/null
 done
-[ "$page_only" = yes ] || cluster_runs=""
+[ "$measure_rest" = no ] || cluster_runs=""
 if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
     for nodes in 4 5; do
         for rate in 1gbit 200mbit; do
+            [ "$measure_rest" = yes ] || break 2
             run=cluster-$nodes-$rate
             mkdir -p "$report/$run"
-            tune_cluster "$nodes" "$rate" "$report/$run/hdring-tune.conf"
+            tune_cluster "$nodes" "$rate" 1 -o "$report/$run/hdring-tune.conf" >"$report/$run/hdring-tune.conf.log" 2>&1 ||
+                tune_failed "$nodes nodes at $rate" "$report/$run/hdring-tune.conf.log"
             tuned_params=$(mca_env "$report/$run/hdring-tune.conf")
             for job in $(seq "$cluster_jobs"); do
                 for setting in defaults tuned; do
@@ -105,8 +134,10 @@ if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
     done
     # several ranks per node: calibrate the network parameters on the cluster, then three jobs per configuration
     for rate in 200mbit 1gbit; do
-        [ "$reuse_topology" = no ] || break
-        perf/cluster/cluster.sh run 4 "$rate" 2 -- _build/perf/hdring-tune --reps 11 --print >"$report/topo-$rate-calibration.txt"
+        [ "$measure_topology" = yes ] || break
+        tune_cluster 4 "$rate" 2 --reps 11 --print >"$report/topo-$rate-calibration.txt" \
+            2>"$report/topo-$rate-calibration.log" ||
+            tune_failed "4 nodes x 2 at $rate" "$report/topo-$rate-calibration.log"
         params=$(sed -n 's/^\(coll_hdring_model_network_[a-z_]*\) = \([0-9.]*\)$/OMPI_MCA_\1=\2/p' \
             "$report/topo-$rate-calibration.txt")
         [ "$(wc -w <<<"$params")" -eq 3 ] || { echo "make-report.sh: hdring-tune gave no parameters" >&2; exit 1; }
@@ -122,7 +153,7 @@ if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
             done
         done
     done
-    if [ "$reuse_topology" = no ]; then
+    if [ "$measure_topology" = yes ]; then
         perf/run-ab.sh -c 4:200mbit:2 -m node -b tuned -t "$(cluster_title 4 2 node 200mbit tuned defaults)" \
             -o "$report/topo-200mbit-node-tuned-defaults" -- \
             --rounds "$cluster_rounds" --coll "$cluster_colls" --sizes "$points" >/dev/null
@@ -145,7 +176,11 @@ fi
 ompi_version=$(ompi_info --parsable 2>/dev/null | sed -n 's/^ompi:version:full://p')
 cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -1)
 mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2 / 1048576}' /proc/meminfo)
-dirty=$(git status --porcelain 2>/dev/null | grep -v '^??' | grep -q . && echo " (with uncommitted changes)" || true)
+# changes to the sources measured, not to the page and the README this run writes
+dirty=$(git status --porcelain -- . ':!perf/report' ':!perf/README.md' ':!README.md' 2>/dev/null | grep -v '^??' |
+    grep -q . && echo " (with uncommitted changes)" || true)
+# revision.txt REPORT-FILE: "hdring REV on DATE" of a part's measurements
+measured_at() { [ -f "$1" ] && echo "hdring $(cut -d' ' -f1 "$1") on $(cut -d' ' -f2 "$1")" || echo "an unrecorded revision"; }
 
 # the awk functions the perf scripts share: median(), binary_size()
 ablib=$(cat perf/ab-lib.awk)
@@ -266,7 +301,8 @@ wins_table >"$wins"
     echo "# hdring performance results"
     echo
     echo "Generated by \`perf/make-report.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC'), hdring $rev$dirty. Do not edit by"
-    echo "hand: run the command again."
+    echo "hand: run the command again. Shared memory and one rank per node measured at $(measured_at "$report/revision.txt");"
+    echo "several ranks per node: its section says."
     echo
     echo "## Machine and method"
     echo
@@ -343,7 +379,7 @@ wins_table >"$wins"
         echo
         echo "## Several ranks per node: 4 nodes x 2 ranks"
         echo
-        echo "Measured at hdring $(cut -d' ' -f1 "$report/topology-revision.txt") on $(cut -d' ' -f2 "$report/topology-revision.txt")$( [ "$reuse_topology" = no ] || echo ", reused by this run (\`--reuse-topology\`)")."
+        echo "Measured at $(measured_at "$report/topology-revision.txt")."
         echo
         echo "Before the jobs of each link rate, \`hdring-tune\` measures the network on that cluster (8 ranks, all"
         echo "pairs across nodes at once) and the jobs run with what it printed: $(paste -sd' ' <(grep -h '^coll_hdring_model_network' "$report/topo-200mbit-calibration.txt"))"
