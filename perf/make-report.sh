@@ -159,9 +159,9 @@ if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
             --rounds "$cluster_rounds" --coll "$cluster_colls" --sizes "$points" >/dev/null
         echo "$rev $(date -u '+%Y-%m-%d')" >"$report/topology-revision.txt"
     fi
+    [ "$measure_rest" = no ] || : >"$report/linkcheck.txt"
     for rate in 1gbit 200mbit; do
         [ "$measure_rest" = yes ] || break
-        [ "$rate" = 200mbit ] || : >"$report/linkcheck.txt"
         for qdisc in tbf htb; do
             for run in 1 2 3; do
                 perf/cluster/cluster.sh run 2 "$rate" 1 --qdisc "$qdisc" -- _build/perf/hdring-tune --quick --reps 11 --print |
