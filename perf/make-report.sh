@@ -17,8 +17,8 @@
 # --reuse-topology: keep the several-ranks-per-node measurements already in perf/report (the page says from
 # which revision) and measure the rest. --topology-only: the reverse, measure only the several-ranks-per-node part
 # and keep the rest. --page-only: measure nothing, write the page and the README table from the measurements in
-# perf/report. The page says at which revision each part was measured. With --reuse-topology it took 20 minutes on the 2-core development machine;
-# the several-ranks-per-node part (26 cluster jobs) adds more, not timed in one piece.
+# perf/report. The page says at which revision each part was measured. On the 2-core development machine
+# --reuse-topology took 20-28 minutes and --topology-only (26 cluster jobs, two calibrations) about 20.
 set -eu
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
