@@ -161,6 +161,7 @@ typedef struct mca_coll_hdring_pml_msg {
     struct ompi_datatype_t *type;
     bool derived; /* type was made for this message: destroyed once the PML is done */
     int pieces;   /* 1: (addr, n, type) is the PML's message; more: bytes [0, bytes) of flat, in that many */
+    bool inline_size; /* at most HDRING_PML_INLINE_BYTES by the call's description: a send completes at once */
     int bytes;    /* the pieces' bytes in all: 0 when the call is poisoned (empty pieces) */
     char *flat;   /* where those bytes are: at addr, or a packed copy of (addr, n, type) */
     bool packed;  /* flat is a copy: a receive unpacks it into (addr, n, type) once all its pieces are in */

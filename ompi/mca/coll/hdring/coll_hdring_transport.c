@@ -186,9 +186,36 @@ static int requests_of(const pml_side_t *sides, int n)
     return total;
 }
 
+/* Whether sides[0 .. n), sends all, each complete as soon as they are sent (mca_coll_hdring_pml_exchange_sides). */
+static bool inline_sends(const pml_side_t *sides, int nrecvs, int n)
+{
+    bool all = 0 == nrecvs;
+    for (int i = 0; i < n && all; ++i) {
+        all = 1 == sides[i].m.pieces && sides[i].m.inline_size;
+    }
+    return all;
+}
+
+static int send_one_by_one(mca_coll_hdring_pml_t *t, pml_side_t *sides, int n)
+{
+    int rc = OMPI_SUCCESS;
+    for (int i = 0; i < n && OMPI_SUCCESS == rc; ++i) {
+        const pml_message_t *m = &sides[i].m;
+        rc = MCA_PML_CALL(send(m->addr, m->n, m->type, sides[i].peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm));
+    }
+    mca_coll_hdring_pml_fill(t);
+    for (int i = 0; i < n; ++i) {
+        mca_coll_hdring_pml_release(&sides[i].m);
+    }
+    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
+}
+
 int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
                                        ompi_request_t **reqs, ompi_status_public_t *statuses, int room)
 {
+    if (inline_sends(sides, nrecvs, n)) {
+        return send_one_by_one(t, sides, n);
+    }
     const int total = requests_of(sides, n);
     int posted = 0, nposted = 0, recv_reqs = 0, rc = OMPI_SUCCESS;
 
