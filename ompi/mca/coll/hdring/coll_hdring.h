@@ -269,18 +269,27 @@ typedef struct mca_coll_hdring_repeat {
     size_t counts_cap;
 } mca_coll_hdring_repeat_t;
 
-typedef struct mca_coll_hdring_module_t {
-    mca_coll_base_module_t super;
+/* What a module keeps for its calls, 9 KB. A chunk that large costs glibc about 1.7 k instructions to allocate and
+ * free (it sorts its bins for it), which a communicator used once (a duplicate, a call, freed) should not pay, so
+ * a module takes its state from the component's spares and gives it back there (coll_hdring_module.c). */
+typedef struct mca_coll_hdring_state {
     mca_coll_hdring_config_t config;
-    hdring_topo_t topo; /* where its ranks sit (coll_hdring_locality.c) */
-    mca_coll_hdring_fallback_t fallback;
-    bool fallback_retained;
     mca_coll_hdring_scratch_cache_t scratch;
     mca_coll_hdring_tables_t tables;
     mca_coll_hdring_plan_t plan[MCA_COLL_HDRING_NCOLLS][2]; /* [coll][operand order must be kept] */
     unsigned ran; /* bit c: collective c has run (mca_coll_hdring_run); its schedule and kept call are set up */
     hdring_schedule_t schedule[MCA_COLL_HDRING_NCOLLS];     /* each collective's last call, recorded */
     mca_coll_hdring_repeat_t repeat[MCA_COLL_HDRING_NCOLLS];
+} mca_coll_hdring_state_t;
+
+/* Small enough for glibc's per-thread cache of chunks (at most 1032 bytes): allocated and freed in a few dozen
+ * instructions. */
+typedef struct mca_coll_hdring_module_t {
+    mca_coll_base_module_t super;
+    hdring_topo_t topo; /* where its ranks sit (coll_hdring_locality.c) */
+    mca_coll_hdring_fallback_t fallback;
+    bool fallback_retained;
+    mca_coll_hdring_state_t *state;
 } mca_coll_hdring_module_t;
 
 OBJ_CLASS_DECLARATION(mca_coll_hdring_module_t);
@@ -288,6 +297,8 @@ OBJ_CLASS_DECLARATION(mca_coll_hdring_module_t);
 /* ---- component / module ---- */
 int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_threads);
 mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *comm, int *priority);
+/* At the component's close: the states kept for new communicators (coll_hdring_module.c). */
+void mca_coll_hdring_free_spare_states(void);
 /* A message of help-coll-hdring.txt for the user, once per job: printed by the job's first process straight
  * to stderr (Open MPI 4.1.4's relay of opal_show_help messages to mpirun was seen to drop them when several
  * processes send at once, as at MPI_Init). MCA parameters are the same on every process, so the first one
@@ -377,7 +388,7 @@ static inline size_t mca_coll_hdring_pieces_bytes(const mca_coll_hdring_module_t
 {
     const hdring_shape_t *shape = &m->topo.shape;
     const bool crowded = shape->cores > 0 && shape->ppn_max > shape->cores;
-    return NULL != m->topo.node_of && crowded ? m->config.inline_pieces_bytes : 0;
+    return NULL != m->topo.node_of && crowded ? m->state->config.inline_pieces_bytes : 0;
 }
 
 /* locality_order: algorithm ranks are positions in the communicator's locality order (hdring_topo.h). */
@@ -437,7 +448,7 @@ static inline mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring
                                                                  mca_coll_hdring_coll_t coll,
                                                                  const mca_coll_hdring_key_t *key)
 {
-    mca_coll_hdring_repeat_t *r = &m->repeat[coll];
+    mca_coll_hdring_repeat_t *r = &m->state->repeat[coll];
     const mca_coll_hdring_key_t *k = &r->key;
     if (!r->armed || k->count[0] != key->count[0] || k->count[1] != key->count[1] || k->dtype[0] != key->dtype[0]
         || k->dtype[1] != key->dtype[1] || k->op != key->op || k->root != key->root || k->in_place != key->in_place
@@ -449,8 +460,8 @@ static inline mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring
     t->base[HDRING_BUF_IN] = mca_coll_hdring_shifted(key->in, r->shift[0]);
     t->base[HDRING_BUF_OUT] = mca_coll_hdring_shifted(key->out, r->shift[1]);
     if (r->scratch) { /* the module's scratch may have grown, and moved, since */
-        t->base[HDRING_BUF_TMP] = mca_coll_hdring_shifted(m->scratch.mem, r->scratch_at[0]);
-        t->base[HDRING_BUF_WORK] = mca_coll_hdring_shifted(m->scratch.mem, r->scratch_at[1]);
+        t->base[HDRING_BUF_TMP] = mca_coll_hdring_shifted(m->state->scratch.mem, r->scratch_at[0]);
+        t->base[HDRING_BUF_WORK] = mca_coll_hdring_shifted(m->state->scratch.mem, r->scratch_at[1]);
     }
     return t;
 }
@@ -459,7 +470,7 @@ static inline mca_coll_hdring_pml_t *mca_coll_hdring_repeat_find(mca_coll_hdring
 static inline bool mca_coll_hdring_repeat_fills_in_flight(const mca_coll_hdring_module_t *m,
                                                           mca_coll_hdring_coll_t coll)
 {
-    return m->repeat[coll].compiled && m->repeat[coll].program.fill_in_flight;
+    return m->state->repeat[coll].compiled && m->state->repeat[coll].program.fill_in_flight;
 }
 /* Replays the collective's schedule on t (from repeat_find) and ends the call: an Open MPI error code. */
 int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, mca_coll_hdring_pml_t *t);

@@ -128,7 +128,7 @@ static bool all_of_this_job(struct ompi_communicator_t *comm)
 
 static bool needs_check(const mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm)
 {
-    switch (m->config.check_parameters) {
+    switch (m->state->config.check_parameters) {
     case CHECK_NONE:
         return false;
     case CHECK_UNLESS_VOUCHED:
@@ -147,7 +147,7 @@ int mca_coll_hdring_agreement(mca_coll_hdring_module_t *m, struct ompi_communica
         return OMPI_SUCCESS;
     }
     for (int i = 0; i < n; ++i) {
-        values[i] = mca_coll_hdring_decisive_value(&m->config, i);
+        values[i] = mca_coll_hdring_decisive_value(&m->state->config, i);
     }
     /* room for every rank's values, taken before the first exchange so that no rank fails between the two */
     int64_t *all = malloc((size_t) p * (size_t) n * sizeof(*all));
@@ -166,7 +166,7 @@ int mca_coll_hdring_agreement(mca_coll_hdring_module_t *m, struct ompi_communica
         if (OMPI_SUCCESS == rc) {
             report(comm, all, n);
         }
-        if (OMPI_SUCCESS == rc && m->config.verbose >= 1 && 0 == ompi_comm_rank(comm)) {
+        if (OMPI_SUCCESS == rc && m->state->config.verbose >= 1 && 0 == ompi_comm_rank(comm)) {
             opal_output(mca_coll_hdring_component.output, "hdring: communicator of %d ranks left to the next "
                         "component: its ranks' decisive parameters differ", p);
         }

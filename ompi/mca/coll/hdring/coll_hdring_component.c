@@ -750,6 +750,7 @@ static int hdring_close(void)
     free(mca_coll_hdring_component.peers);
     mca_coll_hdring_component.peers = NULL;
     mca_coll_hdring_locality_forget();
+    mca_coll_hdring_free_spare_states();
     OBJ_DESTRUCT(&mca_coll_hdring_component.lock);
     return OMPI_SUCCESS;
 }

@@ -26,7 +26,7 @@
 
 static hdring_model_t model_of(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, int p, bool ordered)
 {
-    const mca_coll_hdring_config_t *cfg = &m->config;
+    const mca_coll_hdring_config_t *cfg = &m->state->config;
     const hdring_model_units_t units = {cfg->model_latency_us,         cfg->model_bandwidth_mbs,
                                         cfg->model_reduce_mbs,         cfg->model_network_latency_us,
                                         cfg->model_network_bandwidth_mbs, cfg->model_network_exchange_mbs,
@@ -44,8 +44,8 @@ static void get_plan(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t c
     const hdring_plan_input_t in = {
         .coll = mca_coll_hdring_core_coll(coll),
         .model = model_of(m, coll, p, ordered),
-        .small = m->config.small_bytes[coll][kind],
-        .large = m->config.large_bytes[coll][kind],
+        .small = m->state->config.small_bytes[coll][kind],
+        .large = m->state->config.large_bytes[coll][kind],
     };
     OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
     hdring_plan_get(&mca_coll_hdring_component.plans, &in, plan);
@@ -81,7 +81,7 @@ static void choose_forced(const mca_coll_hdring_module_t *m, const mca_coll_hdri
 static void choose(const mca_coll_hdring_module_t *m, mca_coll_hdring_plan_t *plan, const mca_coll_hdring_call_t *call,
                    mca_coll_hdring_choice_t *choice)
 {
-    const int forced = m->config.algorithm[call->coll];
+    const int forced = m->state->config.algorithm[call->coll];
 
     choice->fallback = false;
     choice->lo = choice->hi = 0;
@@ -166,7 +166,7 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
     describe_phases(choice, details, sizeof(details));
     if (0 != choice->segment) {
         const size_t used = strlen(details);
-        if (0 != m->config.segment_bytes[call->coll]) {
+        if (0 != m->state->config.segment_bytes[call->coll]) {
             snprintf(details + used, sizeof(details) - used, "; segments of %zu B by coll_hdring_%s_segment_bytes",
                      choice->segment, coll);
         } else {
@@ -208,7 +208,7 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
 void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
                             const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice)
 {
-    mca_coll_hdring_plan_t *plan = &m->plan[call->coll][call->ordered ? 1 : 0];
+    mca_coll_hdring_plan_t *plan = &m->state->plan[call->coll][call->ordered ? 1 : 0];
     if (plan->has_last && plan->last_bytes == call->bytes) {
         *choice = plan->last;
     } else {
@@ -218,7 +218,7 @@ void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicato
         plan->last_bytes = call->bytes;
         plan->has_last = true;
     }
-    if (m->config.verbose >= 1 && 0 == ompi_comm_rank(comm)) {
+    if (m->state->config.verbose >= 1 && 0 == ompi_comm_rank(comm)) {
         trace(m, call, choice);
     }
 }

@@ -335,7 +335,7 @@ static struct {
 
 static const char *node_map_of(const mca_coll_hdring_module_t *m)
 {
-    return NULL == m->config.node_map ? "" : m->config.node_map;
+    return NULL == m->state->config.node_map ? "" : m->state->config.node_map;
 }
 
 /* Whether comm has the kept placement's processes and node map. */
@@ -416,7 +416,7 @@ static int place(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, 
     for (int r = 0; r < p; ++r) {
         domain[r] = NO_DOMAIN;
     }
-    if (NULL != m->config.node_map && '\0' != m->config.node_map[0] && imposed_nodes(m->config.node_map, comm, node)) {
+    if (NULL != m->state->config.node_map && '\0' != m->state->config.node_map[0] && imposed_nodes(m->state->config.node_map, comm, node)) {
         source = 0;
     } else if (named_nodes(comm, node)) {
         int nodes = 0;
@@ -476,12 +476,12 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
     const int rc = reuse_placement(m, comm, &cores, &source) ? OMPI_SUCCESS : place(m, comm, &cores, &source);
 
     if (OMPI_SUCCESS == rc) { /* coll_hdring_model_cores: found (0), a core per rank (negative), or given */
-        m->topo.shape.cores = 0 == m->config.model_cores ? cores : m->config.model_cores < 0 ? 0 : m->config.model_cores;
-        if (0 != m->config.model_cores) { /* and every node a machine of its own */
+        m->topo.shape.cores = 0 == m->state->config.model_cores ? cores : m->state->config.model_cores < 0 ? 0 : m->state->config.model_cores;
+        if (0 != m->state->config.model_cores) { /* and every node a machine of its own */
             m->topo.shape.machine_nodes = m->topo.shape.machine_cores = 0;
         }
     }
-    if (OMPI_SUCCESS == rc && m->config.verbose >= 1 && 0 == me) {
+    if (OMPI_SUCCESS == rc && m->state->config.verbose >= 1 && 0 == me) {
         char shape[128];
         hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
         char pieces[80] = "";

@@ -1,7 +1,8 @@
 /*
  * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
  *
- * coll/hdring module: per-communicator query, enable (keep the fallback) and disable.
+ * coll/hdring module: per-communicator query, enable (keep the fallback) and disable, and the states modules
+ * keep for their calls (mca_coll_hdring_state_t), reused from one communicator to the next.
  *
  * Selection enables modules in ascending priority and copies each module's non-NULL slots into the
  * communicator, so when our enable runs, comm->c_coll holds the best lower-priority implementation of every
@@ -10,6 +11,7 @@
  */
 #include "ompi_config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "opal/mca/base/mca_base_var.h"
@@ -49,36 +51,81 @@ static void release_fallback(mca_coll_hdring_module_t *m)
     m->fallback_retained = false;
 }
 
+/* Spare states (mca_coll_hdring_state_t), as modules gave them back: a process that creates and frees
+ * communicators one after another reuses one; a few are kept beyond the communicators alive, none beyond that. */
+#define MAX_SPARE_STATES 4
+static mca_coll_hdring_state_t *spare_states[MAX_SPARE_STATES];
+static int nspare_states;
+
+/* A state as a new communicator's: the flags only. The plans behind them are written when used, and the
+ * schedules and kept calls when their collective first runs (mca_coll_hdring_run): a communicator that makes one
+ * call, or none, should not pay for clearing them. */
+static mca_coll_hdring_state_t *take_state(void)
+{
+    mca_coll_hdring_state_t *s = NULL;
+    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
+    if (nspare_states > 0) {
+        s = spare_states[--nspare_states];
+    }
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
+    if (NULL == s && NULL == (s = malloc(sizeof(*s)))) {
+        return NULL;
+    }
+    s->scratch.mem = s->scratch.first.bytes;
+    s->scratch.bytes = sizeof(s->scratch.first);
+    s->tables.mem = NULL;
+    s->tables.bytes = s->tables.used = 0;
+    s->tables.spill = NULL;
+    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+        s->plan[c][0].built = s->plan[c][1].built = false;
+        s->plan[c][0].has_last = s->plan[c][1].has_last = false;
+        s->repeat[c].armed = false;
+    }
+    s->ran = 0;
+    return s;
+}
+
+/* Frees what the module's calls allocated, and keeps its state as a spare if there is room. */
+static void give_back_state(mca_coll_hdring_module_t *m)
+{
+    mca_coll_hdring_state_t *s = m->state;
+    mca_coll_hdring_scratch_free(m);
+    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+        if (0 != (s->ran & 1u << c)) {
+            mca_coll_hdring_repeat_free(m, (mca_coll_hdring_coll_t) c);
+            hdring_schedule_free(&s->schedule[c]);
+        }
+    }
+    m->state = NULL;
+    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
+    if (nspare_states < MAX_SPARE_STATES) {
+        spare_states[nspare_states++] = s;
+        s = NULL;
+    }
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
+    free(s);
+}
+
+void mca_coll_hdring_free_spare_states(void)
+{
+    while (nspare_states > 0) {
+        free(spare_states[--nspare_states]);
+    }
+}
+
 static void hdring_module_construct(mca_coll_hdring_module_t *m)
 {
     memset(&m->topo, 0, sizeof(m->topo));
     memset(&m->fallback, 0, sizeof(m->fallback));
     m->fallback_retained = false;
-    m->scratch.mem = m->scratch.first.bytes;
-    m->scratch.bytes = sizeof(m->scratch.first);
-    m->tables.mem = NULL;
-    m->tables.bytes = m->tables.used = 0;
-    m->tables.spill = NULL;
-    /* the flags only: the plans behind them are written when used, and the schedules and kept calls when their
-     * collective first runs (mca_coll_hdring_run): a communicator that makes one call, or none, should not pay
-     * for clearing them */
-    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
-        m->plan[c][0].built = m->plan[c][1].built = false;
-        m->plan[c][0].has_last = m->plan[c][1].has_last = false;
-        m->repeat[c].armed = false;
-    }
-    m->ran = 0;
+    m->state = NULL;
 }
 
 static void hdring_module_destruct(mca_coll_hdring_module_t *m)
 {
     release_fallback(m);
-    mca_coll_hdring_scratch_free(m);
-    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
-        if (0 != (m->ran & 1u << c)) {
-            mca_coll_hdring_repeat_free(m, (mca_coll_hdring_coll_t) c);
-            hdring_schedule_free(&m->schedule[c]);
-        }
+    if (NULL != m->state) {
+        give_back_state(m);
     }
     hdring_topo_free(&m->topo);
 }
@@ -116,7 +163,11 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
     if (NULL == m) {
         return NULL;
     }
-    mca_coll_hdring_config_snapshot(&m->config);
+    if (NULL == (m->state = take_state())) {
+        OBJ_RELEASE(m);
+        return NULL;
+    }
+    mca_coll_hdring_config_snapshot(&m->state->config);
     m->super.coll_module_enable = hdring_module_enable;
     m->super.coll_module_disable = hdring_module_disable;
     m->super.coll_allreduce = mca_coll_hdring_allreduce;

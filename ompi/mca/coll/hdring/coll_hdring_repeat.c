@@ -30,14 +30,14 @@ static ptrdiff_t distance(const void *to, const void *from) { return (ptrdiff_t)
 
 int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, mca_coll_hdring_pml_t *t)
 {
-    const mca_coll_hdring_repeat_t *r = &m->repeat[coll];
-    const hdring_schedule_t *s = &m->schedule[coll];
+    const mca_coll_hdring_repeat_t *r = &m->state->repeat[coll];
+    const hdring_schedule_t *s = &m->state->schedule[coll];
     const int status = r->compiled ? mca_coll_hdring_pml_replay(t, s, &r->program)
                                    : hdring_schedule_replay(&t->xport, s);
     const int rc = HDRING_OK == status && !t->poisoned ? t->same_bytes.fill_status
                                                         : mca_coll_hdring_pml_error(t, status);
     mca_coll_hdring_scratch_release(t);
-    if (m->config.verbose >= 3 && 0 == ompi_comm_rank(t->comm)) {
+    if (m->state->config.verbose >= 3 && 0 == ompi_comm_rank(t->comm)) {
         opal_output(mca_coll_hdring_component.output, "hdring: %s repeated the previous call (schedule: %zu steps)",
                     mca_coll_hdring_coll_name(coll), s->nsteps);
     }
@@ -49,7 +49,7 @@ int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll
 
 void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll)
 {
-    mca_coll_hdring_repeat_t *r = &m->repeat[coll];
+    mca_coll_hdring_repeat_t *r = &m->state->repeat[coll];
     if (!r->armed) {
         return;
     }
@@ -67,10 +67,10 @@ void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_
 void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
                                 const mca_coll_hdring_key_t *key, const mca_coll_hdring_pml_t *t, int rc)
 {
-    mca_coll_hdring_repeat_t *r = &m->repeat[coll];
+    mca_coll_hdring_repeat_t *r = &m->state->repeat[coll];
     mca_coll_hdring_repeat_disarm(m, coll);
     if (NULL == key || HDRING_OK != rc || t->poisoned || NULL != t->own_scratch || 0 != t->inflight.used ||
-        (0 != m->config.verbose && m->config.verbose < 3) || HDRING_RAN_DIRECT == m->schedule[coll].how) {
+        (0 != m->state->config.verbose && m->state->config.verbose < 3) || HDRING_RAN_DIRECT == m->state->schedule[coll].how) {
         return;
     }
     if (!mca_coll_hdring_room((void **) &r->counts, &r->counts_cap, (size_t) key->ncounts, sizeof(*r->counts))) {
@@ -97,15 +97,15 @@ void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_col
     r->shift[0] = distance(t->base[HDRING_BUF_IN], key->in);
     r->shift[1] = distance(t->base[HDRING_BUF_OUT], key->out);
     r->scratch = NULL != t->base[HDRING_BUF_TMP] || NULL != t->base[HDRING_BUF_WORK];
-    r->scratch_at[0] = distance(t->base[HDRING_BUF_TMP], m->scratch.mem);
-    r->scratch_at[1] = distance(t->base[HDRING_BUF_WORK], m->scratch.mem);
-    r->compiled = mca_coll_hdring_pml_compile(r->t, &m->schedule[coll], &r->program);
+    r->scratch_at[0] = distance(t->base[HDRING_BUF_TMP], m->state->scratch.mem);
+    r->scratch_at[1] = distance(t->base[HDRING_BUF_WORK], m->state->scratch.mem);
+    r->compiled = mca_coll_hdring_pml_compile(r->t, &m->state->schedule[coll], &r->program);
     r->armed = true;
 }
 
 void mca_coll_hdring_repeat_init(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll)
 {
-    mca_coll_hdring_repeat_t *r = &m->repeat[coll];
+    mca_coll_hdring_repeat_t *r = &m->state->repeat[coll];
     r->program = (mca_coll_hdring_pml_program_t) {0};
     r->counts = NULL;
     r->counts_cap = 0;
@@ -114,7 +114,7 @@ void mca_coll_hdring_repeat_init(mca_coll_hdring_module_t *m, mca_coll_hdring_co
 
 void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll)
 {
-    mca_coll_hdring_repeat_t *r = &m->repeat[coll];
+    mca_coll_hdring_repeat_t *r = &m->state->repeat[coll];
     mca_coll_hdring_repeat_disarm(m, coll);
     mca_coll_hdring_pml_program_free(&r->program);
     free(r->counts);

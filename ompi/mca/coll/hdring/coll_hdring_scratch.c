@@ -29,8 +29,8 @@ static size_t span_of(const struct ompi_datatype_t *dtype, size_t count, ptrdiff
 
 static void free_cache(mca_coll_hdring_module_t *m)
 {
-    if (m->scratch.mem != m->scratch.first.bytes) {
-        free(m->scratch.mem);
+    if (m->state->scratch.mem != m->state->scratch.first.bytes) {
+        free(m->state->scratch.mem);
     }
 }
 
@@ -45,16 +45,16 @@ int mca_coll_hdring_scratch_acquire(mca_coll_hdring_module_t *m, mca_coll_hdring
     if (0 == total) {
         return OMPI_SUCCESS;
     }
-    if (total <= m->scratch.bytes) {
-        mem = m->scratch.mem;
-    } else if (total <= m->config.scratch_cache_bytes) { /* the old one kept if there is no memory */
+    if (total <= m->state->scratch.bytes) {
+        mem = m->state->scratch.mem;
+    } else if (total <= m->state->config.scratch_cache_bytes) { /* the old one kept if there is no memory */
         mem = malloc(total);
         if (NULL == mem) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
         free_cache(m);
-        m->scratch.mem = mem;
-        m->scratch.bytes = total;
+        m->state->scratch.mem = mem;
+        m->state->scratch.bytes = total;
     } else {
         mem = t->own_scratch = malloc(total);
     }
@@ -138,9 +138,9 @@ bool mca_coll_hdring_room(void **array, size_t *cap, size_t n, size_t item)
 void mca_coll_hdring_scratch_free(mca_coll_hdring_module_t *m)
 {
     free_cache(m);
-    m->scratch.mem = NULL;
-    m->scratch.bytes = 0;
-    free(m->tables.mem);
-    m->tables.mem = NULL;
-    m->tables.bytes = 0;
+    m->state->scratch.mem = NULL;
+    m->state->scratch.bytes = 0;
+    free(m->state->tables.mem);
+    m->state->tables.mem = NULL;
+    m->state->tables.bytes = 0;
 }

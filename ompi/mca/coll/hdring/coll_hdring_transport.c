@@ -535,8 +535,8 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t
         t->base[b] = NULL;
     }
     t->own_scratch = NULL;
-    t->tables = &m->tables;
-    t->max_message = m->config.max_message_elements;
+    t->tables = &m->state->tables;
+    t->max_message = m->state->config.max_message_elements;
     t->same_bytes.buf = NULL;
     t->same_bytes.type = NULL;
     t->same_bytes.unfilled = false;
