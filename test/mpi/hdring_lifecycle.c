@@ -10,17 +10,25 @@
  *   --self     MPI_COMM_SELF and size-1 split communicators.
  *   --intercomm  an intercommunicator between two halves of MPI_COMM_WORLD, which hdring declines (the
  *              runner checks coll_base_verbose output); allreduce and bcast must still be right.
+ *   --threads  (first, for MPI_THREAD_MULTIPLE) 3 threads per process at once, each 50 rounds of dup of its own
+ *              communicator, a checked allreduce of a size of its own, a bcast, and free: calls on several
+ *              communicators at once must not share a module's state (two communicators handed one state give
+ *              wrong sums here), and creation and release from several threads go through the component's
+ *              shared tables (parameter snapshot, plans, placements, spare states).
  *
  * Prints "hdring_lifecycle: <n> checks, <m> failures" on rank 0; exit status 0 only without failures.
  */
 #include <mpi.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hdring_mpi_util.h"
 
-static long checks, failures;
+/* per thread: --threads adds its threads' counts to the main thread's once they have joined */
+static _Thread_local long checks, failures;
 
 /* allreduce of count ints on comm, checked: element i sums (rank + 1) * (i + 1) over the ranks */
 static void checked_allreduce(MPI_Comm comm, int count, const char *what)
@@ -94,6 +102,64 @@ static void churn(void)
     }
 }
 
+#define THREADS 3
+#define THREAD_ROUNDS 50
+
+typedef struct {
+    MPI_Comm parent; /* the thread's own: threads may not call collectives on one communicator at once */
+    int id;
+    long checks, failures;
+} thread_work_t;
+
+static void *thread_rounds(void *arg)
+{
+    thread_work_t *w = arg;
+    int rank;
+    MPI_Comm_rank(w->parent, &rank);
+    for (int round = 0; round < THREAD_ROUNDS; ++round) {
+        MPI_Comm dup;
+        MPI_Comm_dup(w->parent, &dup);
+        checked_allreduce(dup, 1 + w->id * 7 + round % 4, "threads (dup)");
+        int value = 0 == rank ? 1000 * w->id + round : -1;
+        MPI_Bcast(&value, 1, MPI_INT, 0, dup);
+        ++checks;
+        if (value != 1000 * w->id + round) {
+            ++failures;
+            printf("FAIL threads: thread %d round %d rank %d got bcast %d\n", w->id, round, rank, value);
+        }
+        MPI_Comm_free(&dup);
+    }
+    w->checks = checks;
+    w->failures = failures;
+    return NULL;
+}
+
+static void threads(void)
+{
+    pthread_t tid[THREADS];
+    thread_work_t work[THREADS];
+    int started = 0;
+    for (int i = 0; i < THREADS; ++i) {
+        work[i] = (thread_work_t) {.id = i};
+        MPI_Comm_dup(MPI_COMM_WORLD, &work[i].parent);
+    }
+    for (; started < THREADS; ++started) {
+        if (0 != pthread_create(&tid[started], NULL, thread_rounds, &work[started])) {
+            ++failures;
+            printf("FAIL threads: cannot start thread %d\n", started);
+            break;
+        }
+    }
+    for (int i = 0; i < started; ++i) {
+        pthread_join(tid[i], NULL);
+        checks += work[i].checks;
+        failures += work[i].failures;
+    }
+    for (int i = 0; i < THREADS; ++i) {
+        MPI_Comm_free(&work[i].parent);
+    }
+}
+
 static void self(void)
 {
     int rank;
@@ -162,12 +228,24 @@ static void intercomm(void)
 
 int main(int argc, char **argv)
 {
-    int provided, rank;
-    MPI_Init(&argc, &argv);
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
+    const bool with_threads = argc > 1 && 0 == strcmp(argv[1], "--threads");
+    int provided, t_provided, rank;
+    MPI_Init_thread(&argc, &argv, with_threads ? MPI_THREAD_MULTIPLE : MPI_THREAD_SINGLE, &provided);
+    /* at MPI's own level: Open MPI 4.1.4's MPI_T_init_thread sets the level MPI_Query_thread reports */
+    MPI_T_init_thread(provided, &t_provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (int i = 1; i < argc; ++i) {
-        if (0 == strcmp(argv[i], "--binding")) {
+        if (0 == strcmp(argv[i], "--threads") && 1 == i) {
+            int level;
+            MPI_Query_thread(&level);
+            ++checks;
+            if (MPI_THREAD_MULTIPLE != level) {
+                ++failures;
+                printf("FAIL threads: MPI_THREAD_MULTIPLE not provided (%d)\n", level);
+            } else {
+                threads();
+            }
+        } else if (0 == strcmp(argv[i], "--binding")) {
             binding();
         } else if (0 == strcmp(argv[i], "--churn")) {
             churn();
@@ -176,7 +254,7 @@ int main(int argc, char **argv)
         } else if (0 == strcmp(argv[i], "--intercomm")) {
             intercomm();
         } else {
-            util_usage_exit("hdring_lifecycle", "[--binding] [--churn] [--self] [--intercomm] (under mpirun)",
+            util_usage_exit("hdring_lifecycle", "[--threads] [--binding] [--churn] [--self] [--intercomm] (under mpirun)",
                             0 == strcmp(argv[i], "--help") || 0 == strcmp(argv[i], "-h") ? NULL : "unknown option");
         }
     }

@@ -282,6 +282,8 @@ suite_foundation() {
 
     # communicator lifecycle
     check "100 rounds of dup/split/free (np=4)" 4 "$bin/hdring_lifecycle" --churn
+    check "3 threads per process create, use and free communicators at once (np=4, MPI_THREAD_MULTIPLE)" 4 \
+        "$bin/hdring_lifecycle" --threads
     check "MPI_COMM_SELF and size-1 communicators (np=3)" 3 "$bin/hdring_lifecycle" --self
     check "MPI_COMM_SELF and size-1 communicators without coll/self (np=2)" 2 --mca coll ^self "$bin/hdring_lifecycle" --self
     # coll_base_verbose shows each rank's selection: hdring declines exactly one communicator per rank (the
