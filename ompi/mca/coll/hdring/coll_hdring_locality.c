@@ -416,7 +416,8 @@ static int place(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, 
     for (int r = 0; r < p; ++r) {
         domain[r] = NO_DOMAIN;
     }
-    if (NULL != m->state->config.node_map && '\0' != m->state->config.node_map[0] && imposed_nodes(m->state->config.node_map, comm, node)) {
+    const char *node_map = m->state->config.node_map;
+    if (NULL != node_map && '\0' != node_map[0] && imposed_nodes(node_map, comm, node)) {
         source = 0;
     } else if (named_nodes(comm, node)) {
         int nodes = 0;
@@ -476,8 +477,9 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
     const int rc = reuse_placement(m, comm, &cores, &source) ? OMPI_SUCCESS : place(m, comm, &cores, &source);
 
     if (OMPI_SUCCESS == rc) { /* coll_hdring_model_cores: found (0), a core per rank (negative), or given */
-        m->topo.shape.cores = 0 == m->state->config.model_cores ? cores : m->state->config.model_cores < 0 ? 0 : m->state->config.model_cores;
-        if (0 != m->state->config.model_cores) { /* and every node a machine of its own */
+        const int model_cores = m->state->config.model_cores;
+        m->topo.shape.cores = 0 == model_cores ? cores : model_cores < 0 ? 0 : model_cores;
+        if (0 != model_cores) { /* and every node a machine of its own */
             m->topo.shape.machine_nodes = m->topo.shape.machine_cores = 0;
         }
     }

@@ -70,7 +70,8 @@ void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_col
     mca_coll_hdring_repeat_t *r = &m->state->repeat[coll];
     mca_coll_hdring_repeat_disarm(m, coll);
     if (NULL == key || HDRING_OK != rc || t->poisoned || NULL != t->own_scratch || 0 != t->inflight.used ||
-        (0 != m->state->config.verbose && m->state->config.verbose < 3) || HDRING_RAN_DIRECT == m->state->schedule[coll].how) {
+        (0 != m->state->config.verbose && m->state->config.verbose < 3) ||
+        HDRING_RAN_DIRECT == m->state->schedule[coll].how) {
         return;
     }
     if (!mca_coll_hdring_room((void **) &r->counts, &r->counts_cap, (size_t) key->ncounts, sizeof(*r->counts))) {
