@@ -196,7 +196,8 @@ static bool inline_sends(const pml_side_t *sides, int nrecvs, int n)
     return all;
 }
 
-static int send_one_by_one(mca_coll_hdring_pml_t *t, pml_side_t *sides, int n)
+/* The sends of sides[0 .. n), one after another, blocking: an Open MPI status. */
+static int send_one_by_one(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int n)
 {
     int rc = OMPI_SUCCESS;
     for (int i = 0; i < n && OMPI_SUCCESS == rc; ++i) {
@@ -204,18 +205,13 @@ static int send_one_by_one(mca_coll_hdring_pml_t *t, pml_side_t *sides, int n)
         rc = MCA_PML_CALL(send(m->addr, m->n, m->type, sides[i].peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm));
     }
     mca_coll_hdring_pml_fill(t);
-    for (int i = 0; i < n; ++i) {
-        mca_coll_hdring_pml_release(&sides[i].m);
-    }
-    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
+    return rc;
 }
 
-int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
-                                       ompi_request_t **reqs, ompi_status_public_t *statuses, int room)
+/* Every side posted, receives first, then a wait for all: an Open MPI status. */
+static int post_and_wait(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int nrecvs, int n, ompi_request_t **reqs,
+                         ompi_status_public_t *statuses, int room)
 {
-    if (inline_sends(sides, nrecvs, n)) {
-        return send_one_by_one(t, sides, n);
-    }
     const int total = requests_of(sides, n);
     int posted = 0, nposted = 0, recv_reqs = 0, rc = OMPI_SUCCESS;
 
@@ -241,6 +237,14 @@ int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sid
         mca_coll_hdring_pml_unpost(reqs, recv_reqs, false);
         mca_coll_hdring_pml_unpost(reqs + recv_reqs, nposted - recv_reqs, true);
     }
+    return rc;
+}
+
+int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
+                                       ompi_request_t **reqs, ompi_status_public_t *statuses, int room)
+{
+    const int rc = inline_sends(sides, nrecvs, n) ? send_one_by_one(t, sides, n)
+                                                   : post_and_wait(t, sides, nrecvs, n, reqs, statuses, room);
     for (int i = 0; i < n; ++i) {
         mca_coll_hdring_pml_release(&sides[i].m);
     }
