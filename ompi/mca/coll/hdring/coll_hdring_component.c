@@ -155,21 +155,24 @@ void mca_coll_hdring_report_here(const char *topic, ...)
  * first snapshot (after MPI_Init opened the BTLs): the BTL keeps what it read at its own start. */
 typedef struct eager_follow {
     const char *param, *btl;
-    int own;    /* coll_hdring_<param>'s index; -2 until looked up */
-    bool found; /* the BTL is loaded and said its limit */
+    bool looked_up;
+    const mca_base_var_t *own; /* coll_hdring_<param>: its source read directly, a few instructions per snapshot */
+    bool found;                /* the BTL is loaded and said its limit */
     double bytes;
 } eager_follow_t;
 
-static eager_follow_t eager_follows[2] = {{"model_eager_bytes", "vader", -2, false, 0},
-                                          {"model_network_eager_bytes", "tcp", -2, false, 0}};
+static eager_follow_t eager_follows[2] = {{"model_eager_bytes", "vader", false, NULL, false, 0},
+                                          {"model_network_eager_bytes", "tcp", false, NULL, false, 0}};
 
 static void look_up(eager_follow_t *f)
 {
     const int theirs = mca_base_var_find("opal", "btl", f->btl, "eager_limit");
+    const int own = mca_base_var_find("ompi", "coll", "hdring", f->param);
     const size_t *limit = NULL;
-    f->own = mca_base_var_find("ompi", "coll", "hdring", f->param);
-    f->found = f->own >= 0 && theirs >= 0 && OPAL_SUCCESS == mca_base_var_get_value(theirs, &limit, NULL, NULL) &&
-               NULL != limit;
+    f->looked_up = true;
+    f->own = NULL;
+    f->found = own >= 0 && OPAL_SUCCESS == mca_base_var_get(own, &f->own) && theirs >= 0 &&
+               OPAL_SUCCESS == mca_base_var_get_value(theirs, &limit, NULL, NULL) && NULL != limit;
     f->bytes = f->found ? hdring_pml_eager_bytes(*limit) : 0;
 }
 
@@ -177,12 +180,10 @@ static void look_up(eager_follow_t *f)
  * (a value written through MPI_T is not, even one equal to the default). */
 static bool follows_btl(eager_follow_t *f)
 {
-    mca_base_var_source_t source;
-    if (-2 == f->own) {
+    if (!f->looked_up) {
         look_up(f);
     }
-    return f->found && OPAL_SUCCESS == mca_base_var_get_value(f->own, NULL, &source, NULL) &&
-           MCA_BASE_VAR_SOURCE_DEFAULT == source;
+    return f->found && MCA_BASE_VAR_SOURCE_DEFAULT == f->own->mbv_source;
 }
 
 /* The component's values made usable (invalid ones replaced, with a report once) and the eager limits
