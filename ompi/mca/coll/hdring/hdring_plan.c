@@ -148,19 +148,12 @@ static bool same_params(const hdring_cost_params_t *a, const hdring_cost_params_
            a->eager == b->eager;
 }
 
-static bool same_shape(const hdring_shape_t *a, const hdring_shape_t *b)
-{
-    return a->nodes == b->nodes && a->ppn == b->ppn && a->ppn_max == b->ppn_max && a->node_major == b->node_major &&
-           a->index_major == b->index_major && a->cores == b->cores && a->machine_nodes == b->machine_nodes &&
-           a->machine_cores == b->machine_cores;
-}
-
 /* Field by field: the structures have padding. */
 static bool same_input(const hdring_plan_input_t *a, const hdring_plan_input_t *b)
 {
     const hdring_model_t *x = &a->model, *y = &b->model;
     return a->coll == b->coll && a->small == b->small && a->large == b->large && x->p == y->p &&
-           x->ordered == y->ordered && same_shape(&x->shape, &y->shape) && x->concurrent == y->concurrent &&
+           x->ordered == y->ordered && hdring_shape_equal(&x->shape, &y->shape) && x->concurrent == y->concurrent &&
            same_params(&x->local, &y->local) && same_params(&x->network, &y->network) && x->segment == y->segment;
 }
 

@@ -28,6 +28,13 @@ hdring_shape_t hdring_shape_single(int p)
     return s;
 }
 
+bool hdring_shape_equal(const hdring_shape_t *a, const hdring_shape_t *b)
+{
+    return a->nodes == b->nodes && a->ppn == b->ppn && a->ppn_max == b->ppn_max && a->node_major == b->node_major &&
+           a->index_major == b->index_major && a->cores == b->cores && a->machine_nodes == b->machine_nodes &&
+           a->machine_cores == b->machine_cores;
+}
+
 /* Nodes numbered in the order of their lowest rank, in O(p log p): sort the ranks by their node's name (each
  * name's first entry is its lowest rank), then the nodes by that rank. keys and index are scratch of p entries.
  * Returns the number of nodes. */

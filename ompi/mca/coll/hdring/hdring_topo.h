@@ -49,6 +49,8 @@ int hdring_topo_copy(hdring_topo_t *dst, const hdring_topo_t *src);
 
 /* The shape of one node holding all p ranks. */
 hdring_shape_t hdring_shape_single(int p);
+/* Field by field (the structure has padding). */
+bool hdring_shape_equal(const hdring_shape_t *a, const hdring_shape_t *b);
 
 /* "4 nodes x 2", "3 nodes x 1-4", "1 node", ", 2 cores each" when a node holds more ranks than cores, and
  * ", on one machine of 2 cores" (", 3 of them on one machine of 2 cores") when nodes share a machine: for the
