@@ -7,6 +7,12 @@
  *              dup (comm "hdring"). Allreduce 7 ints on "hdring" and 11 ints on "tuned": with
  *              coll_hdring_verbose 1 the trace must show bytes=28 and never bytes=44 (the runner checks).
  *   --churn    100 rounds of dup, split and free, with a checked allreduce on every new communicator.
+ *   --adopt    (odd np, coll_hdring_verbose 3) 30 communicators one after another, each freed before the next:
+ *              dups of MPI_COMM_WORLD, and every third a split with the ranks reversed (same size and node,
+ *              other ranks but the middle one's). Each takes 1 or 3 rounds of allreduce, allgather, bcast from
+ *              rank 1 and reduce_scatter_block, all checked: calls kept for the repeat path pass from one
+ *              communicator to the next of the same placement (the runner checks the trace says so), and
+ *              must still send to the right ranks.
  *   --self     MPI_COMM_SELF and size-1 split communicators.
  *   --intercomm  an intercommunicator between two halves of MPI_COMM_WORLD, which hdring declines (the
  *              runner checks coll_base_verbose output); allreduce and bcast must still be right.
@@ -99,6 +105,58 @@ static void churn(void)
         MPI_Comm_free(&dup_of_split);
         MPI_Comm_free(&split);
         MPI_Comm_free(&dup);
+    }
+}
+
+/* allgather, bcast from rank 1 and reduce_scatter_block of ints on comm, checked */
+static void checked_others(MPI_Comm comm, const char *what)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int *gathered = malloc(sizeof(int) * (size_t) size), *contrib = malloc(sizeof(int) * (size_t) size);
+    const int root = 1 % size, mine = 100 + rank;
+    int value = rank == root ? 4242 : -1, reduced = -1;
+    for (int r = 0; r < size; ++r) {
+        gathered[r] = -1;
+        contrib[r] = (rank + 1) * (r + 1);
+    }
+    MPI_Allgather(&mine, 1, MPI_INT, gathered, 1, MPI_INT, comm);
+    MPI_Bcast(&value, 1, MPI_INT, root, comm);
+    MPI_Reduce_scatter_block(contrib, &reduced, 1, MPI_INT, MPI_SUM, comm);
+    checks += 3;
+    for (int r = 0; r < size; ++r) {
+        if (gathered[r] != 100 + r) {
+            ++failures;
+            printf("FAIL %s: rank %d of %d, allgather block %d is %d\n", what, rank, size, r, gathered[r]);
+            break;
+        }
+    }
+    if (4242 != value || reduced != size * (size + 1) / 2 * (rank + 1)) {
+        ++failures;
+        printf("FAIL %s: rank %d of %d got bcast %d, reduce_scatter_block %d\n", what, rank, size, value, reduced);
+    }
+    free(gathered);
+    free(contrib);
+}
+
+static void adopt(void)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    for (int round = 0; round < 30; ++round) {
+        MPI_Comm comm;
+        if (2 == round % 3) {
+            MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &comm);
+        } else {
+            MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+        }
+        for (int call = 0; call < (round % 2 ? 1 : 3); ++call) {
+            checked_allreduce(comm, 5, 2 == round % 3 ? "adopt (reversed split)" : "adopt (dup)");
+            checked_others(comm, 2 == round % 3 ? "adopt (reversed split)" : "adopt (dup)");
+        }
+        MPI_Comm_free(&comm);
     }
 }
 
@@ -249,12 +307,15 @@ int main(int argc, char **argv)
             binding();
         } else if (0 == strcmp(argv[i], "--churn")) {
             churn();
+        } else if (0 == strcmp(argv[i], "--adopt")) {
+            adopt();
         } else if (0 == strcmp(argv[i], "--self")) {
             self();
         } else if (0 == strcmp(argv[i], "--intercomm")) {
             intercomm();
         } else {
-            util_usage_exit("hdring_lifecycle", "[--threads] [--binding] [--churn] [--self] [--intercomm] (under mpirun)",
+            util_usage_exit("hdring_lifecycle",
+                            "[--threads] [--binding] [--churn] [--adopt] [--self] [--intercomm] (under mpirun)",
                             0 == strcmp(argv[i], "--help") || 0 == strcmp(argv[i], "-h") ? NULL : "unknown option");
         }
     }

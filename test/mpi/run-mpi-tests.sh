@@ -282,6 +282,16 @@ suite_foundation() {
 
     # communicator lifecycle
     check "100 rounds of dup/split/free (np=4)" 4 "$bin/hdring_lifecycle" --churn
+    # kept calls pass from a communicator to the next of the same placement where this rank has the same rank;
+    # the reversed splits change every rank's but the middle one's, so ranks mix the repeat path with the full
+    # one. Rank 0 (which traces) passes all four on from a dup of 3 rounds to the next dup: rounds 1, 7, ..., 25
+    local kept='keeps the repeat path of the previous one of the same placement (4 collectives)$'
+    mpi 5 --mca coll_hdring_verbose 3 "$bin/hdring_lifecycle" --adopt
+    if [ $? -eq 0 ] && has '[1-9][0-9]* (cases|checks), 0 failures$' && [ "$(grep -c "$kept" "$LOG")" -eq 5 ]; then
+        pass "communicators of one placement pass their kept calls on, answers right (np=5)"
+    else
+        fail "communicators of one placement pass their kept calls on, answers right (np=5)"
+    fi
     check "3 threads per process create, use and free communicators at once (np=4, MPI_THREAD_MULTIPLE)" 4 \
         "$bin/hdring_lifecycle" --threads
     check "MPI_COMM_SELF and size-1 communicators (np=3)" 3 "$bin/hdring_lifecycle" --self

@@ -271,12 +271,22 @@ typedef struct mca_coll_hdring_repeat {
 
 /* What a module keeps for its calls, 9 KB. A chunk that large costs glibc about 1.7 k instructions to allocate and
  * free (it sorts its bins for it), which a communicator used once (a duplicate, a call, freed) should not pay, so
- * a module takes its state from the component's spares and gives it back there (coll_hdring_module.c). */
+ * a module takes its state from the component's spares and gives it back there (coll_hdring_module.c), with
+ * what the next communicator of the same placement can use: its plans, schedules and parked kept calls. */
 typedef struct mca_coll_hdring_state {
     mca_coll_hdring_config_t config;
+    unsigned generation; /* config's (mca_coll_hdring_config_snapshot) */
     mca_coll_hdring_scratch_cache_t scratch;
     mca_coll_hdring_tables_t tables;
     mca_coll_hdring_plan_t plan[MCA_COLL_HDRING_NCOLLS][2]; /* [coll][operand order must be kept] */
+    struct {              /* the communicator the plans, schedules and kept calls were made for: the next */
+        bool valid;       /* one to take the state keeps what it can use (coll_hdring_module.c) */
+        int p, rank;
+        unsigned generation;
+        hdring_shape_t shape;
+        bool trivial;     /* one node, ranks in rank order: schedules and kept calls hold no table of it */
+    } planned;
+    unsigned parked; /* bit c: collective c's kept call was armed when its communicator went (datatypes released) */
     unsigned ran; /* bit c: collective c has run (mca_coll_hdring_run); its schedule and kept call are set up */
     hdring_schedule_t schedule[MCA_COLL_HDRING_NCOLLS];     /* each collective's last call, recorded */
     mca_coll_hdring_repeat_t repeat[MCA_COLL_HDRING_NCOLLS];
@@ -320,8 +330,9 @@ void mca_coll_hdring_append(char *buf, size_t size, const char *fmt, ...) __opal
 void mca_coll_hdring_report_here(const char *topic, ...);
 /* Reports, once, the parameter values hdring could not read and the defaults it kept instead. */
 void mca_coll_hdring_report_bad_values(void);
-/* The parameters a new communicator works with (invalid ones replaced, with a report). */
-void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
+/* The parameters a new communicator works with (invalid ones replaced, with a report), and their generation:
+ * equal generations, equal parameters. */
+unsigned mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
 /* The core collective serving an MPI collective; the MPI collective's name (as in the MCA parameters). */
 hdring_coll_t mca_coll_hdring_core_coll(mca_coll_hdring_coll_t coll);
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll);
@@ -479,10 +490,15 @@ int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll
 void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll);
 void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
                                 const mca_coll_hdring_key_t *key, const mca_coll_hdring_pml_t *t, int rc);
-/* When the collective first runs (its kept call unarmed since the module's construction), and when the module
- * goes. */
+/* When the collective first runs on a state (its kept call unarmed), and when the state forgets it. */
 void mca_coll_hdring_repeat_init(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll);
-void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll);
+void mca_coll_hdring_repeat_free(mca_coll_hdring_state_t *s, mca_coll_hdring_coll_t coll);
+/* When the module goes: disarms the kept call, releasing its datatypes and op; whether it was armed with
+ * predefined ones only, which no program can free, so that the next communicator may re-arm it. */
+bool mca_coll_hdring_repeat_park(mca_coll_hdring_state_t *s, mca_coll_hdring_coll_t coll);
+/* Re-arms a parked call for m's communicator (the one it was made for has the same placement). */
+void mca_coll_hdring_repeat_adopt(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
+                                  struct ompi_communicator_t *comm);
 
 /* ---- scratch ---- */
 /* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype. */

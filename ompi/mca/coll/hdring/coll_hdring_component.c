@@ -230,11 +230,12 @@ static void validate(mca_coll_hdring_config_t *cfg, const bool follows[2])
 
 /* Every new communicator takes a snapshot, and a process creates many over the same values: the last
  * validated one is kept, with the values and eager-limit sources it came from. */
-void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
+unsigned mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
 {
     static struct {
         bool valid;
         bool follows[2];
+        unsigned generation;
         mca_coll_hdring_config_t given, used;
     } last;
     OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
@@ -247,9 +248,12 @@ void mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
         last.follows[0] = follows[0];
         last.follows[1] = follows[1];
         last.valid = true;
+        ++last.generation;
     }
     *cfg = last.used;
+    const unsigned generation = last.generation;
     OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
+    return generation;
 }
 
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll) { return coll_params[coll].name; }

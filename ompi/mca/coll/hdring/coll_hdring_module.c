@@ -57,9 +57,10 @@ static void release_fallback(mca_coll_hdring_module_t *m)
 static mca_coll_hdring_state_t *spare_states[MAX_SPARE_STATES];
 static int nspare_states;
 
-/* A state as a new communicator's: the flags only. The plans behind them are written when used, and the
- * schedules and kept calls when their collective first runs (mca_coll_hdring_run): a communicator that makes one
- * call, or none, should not pay for clearing them. */
+/* A state as a new communicator's: the flags only. The schedules and kept calls are set up when their collective
+ * first runs (mca_coll_hdring_run): a communicator that makes one call, or none, should not pay for clearing
+ * them. A spare keeps its plans, schedules and parked calls until the communicator's placement is known
+ * (adopt_or_forget). */
 static mca_coll_hdring_state_t *take_state(void)
 {
     mca_coll_hdring_state_t *s = NULL;
@@ -68,33 +69,97 @@ static mca_coll_hdring_state_t *take_state(void)
         s = spare_states[--nspare_states];
     }
     OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
-    if (NULL == s && NULL == (s = malloc(sizeof(*s)))) {
-        return NULL;
+    if (NULL == s) {
+        if (NULL == (s = malloc(sizeof(*s)))) {
+            return NULL;
+        }
+        for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+            s->repeat[c].armed = false;
+        }
+        s->ran = s->parked = 0;
+        s->planned.valid = false;
     }
     s->scratch.mem = s->scratch.first.bytes;
     s->scratch.bytes = sizeof(s->scratch.first);
     s->tables.mem = NULL;
     s->tables.bytes = s->tables.used = 0;
     s->tables.spill = NULL;
-    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
-        s->plan[c][0].built = s->plan[c][1].built = false;
-        s->plan[c][0].has_last = s->plan[c][1].has_last = false;
-        s->repeat[c].armed = false;
-    }
-    s->ran = 0;
     return s;
 }
 
-/* Frees what the module's calls allocated, and keeps its state as a spare if there is room. */
+/* Frees the schedules and kept calls of the collectives in `which`: they are set up afresh when next run. */
+static void forget_calls(mca_coll_hdring_state_t *s, unsigned which)
+{
+    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+        if (0 != (which & 1u << c)) {
+            mca_coll_hdring_repeat_free(s, (mca_coll_hdring_coll_t) c);
+            hdring_schedule_free(&s->schedule[c]);
+        }
+    }
+    s->ran &= ~which;
+    s->parked &= ~which;
+}
+
+/*
+ * What m's state keeps from the communicator it served before. Its plans (and last choices) if that one had
+ * the same size, shape and parameters: the model is asked for the first of a series of such communicators only.
+ * Its schedules and parked calls if, besides, both hold one node's ranks in rank order and this process has the
+ * same rank in both: an algorithm then sends the same messages to the same ranks, and a schedule or kept call
+ * holds nothing of the old communicator but its handle, replaced here. A program that duplicates a
+ * communicator for each call (dup, a call, free) then takes the repeat path from the third communicator on,
+ * as it would from the third call on one communicator. Everything else is made afresh, when first used.
+ */
+static void adopt_or_forget(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm)
+{
+    mca_coll_hdring_state_t *s = m->state;
+    const int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
+    const bool trivial = 1 == m->topo.shape.nodes && NULL == m->topo.order;
+    const bool same = s->planned.valid && s->planned.p == p && s->planned.generation == s->generation &&
+                      hdring_shape_equal(&s->planned.shape, &m->topo.shape);
+
+    if (!same) {
+        for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+            s->plan[c][0].built = s->plan[c][1].built = false;
+            s->plan[c][0].has_last = s->plan[c][1].has_last = false;
+        }
+    }
+    if (same && trivial && s->planned.trivial && s->planned.rank == rank) {
+        for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+            if (0 != (s->parked & 1u << c)) {
+                mca_coll_hdring_repeat_adopt(m, (mca_coll_hdring_coll_t) c, comm);
+            }
+        }
+        if (0 != s->parked && s->config.verbose >= 3 && 0 == rank) {
+            opal_output(mca_coll_hdring_component.output, "hdring: communicator of %d ranks keeps the repeat path "
+                        "of the previous one of the same placement (%d collectives)", p, __builtin_popcount(s->parked));
+        }
+        s->parked = 0;
+    } else {
+        forget_calls(s, s->ran);
+    }
+    s->planned.valid = true;
+    s->planned.p = p;
+    s->planned.rank = rank;
+    s->planned.generation = s->generation;
+    s->planned.shape = m->topo.shape;
+    s->planned.trivial = trivial;
+}
+
+/* Frees what the module's calls allocated, and keeps its state as a spare if there is room: with its schedules,
+ * and its kept calls parked, when the next communicator may adopt them (its placement trivial, its scratch never
+ * grown, so that the kept calls' offsets into it hold in the state's first block). */
 static void give_back_state(mca_coll_hdring_module_t *m)
 {
     mca_coll_hdring_state_t *s = m->state;
-    mca_coll_hdring_scratch_free(m);
+    const bool keep = s->planned.valid && s->planned.trivial && s->scratch.mem == s->scratch.first.bytes;
     for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
-        if (0 != (s->ran & 1u << c)) {
-            mca_coll_hdring_repeat_free(m, (mca_coll_hdring_coll_t) c);
-            hdring_schedule_free(&s->schedule[c]);
+        if (0 != (s->ran & 1u << c) && mca_coll_hdring_repeat_park(s, (mca_coll_hdring_coll_t) c) && keep) {
+            s->parked |= 1u << c;
         }
+    }
+    mca_coll_hdring_scratch_free(m);
+    if (!keep) {
+        forget_calls(s, s->ran);
     }
     m->state = NULL;
     OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
@@ -103,13 +168,18 @@ static void give_back_state(mca_coll_hdring_module_t *m)
         s = NULL;
     }
     OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
-    free(s);
+    if (NULL != s) {
+        forget_calls(s, s->ran);
+        free(s);
+    }
 }
 
 void mca_coll_hdring_free_spare_states(void)
 {
     while (nspare_states > 0) {
-        free(spare_states[--nspare_states]);
+        mca_coll_hdring_state_t *s = spare_states[--nspare_states];
+        forget_calls(s, s->ran);
+        free(s);
     }
 }
 
@@ -167,7 +237,7 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
         OBJ_RELEASE(m);
         return NULL;
     }
-    mca_coll_hdring_config_snapshot(&m->state->config);
+    m->state->generation = mca_coll_hdring_config_snapshot(&m->state->config);
     m->super.coll_module_enable = hdring_module_enable;
     m->super.coll_module_disable = hdring_module_disable;
     m->super.coll_allreduce = mca_coll_hdring_allreduce;
@@ -244,7 +314,9 @@ static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_comm
     if (OMPI_SUCCESS == rc) {
         rc = mca_coll_hdring_locality(m, comm);
     }
-    if (OMPI_SUCCESS != rc) {
+    if (OMPI_SUCCESS == rc) {
+        adopt_or_forget(m, comm);
+    } else {
         release_fallback(m);
     }
     return rc;

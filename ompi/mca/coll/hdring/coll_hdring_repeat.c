@@ -12,7 +12,9 @@
  * exchanges go to the PML with their addresses and ranks worked out once. At coll_hdring_verbose 1 and 2, whose
  * trace reports each call's decision, calls never take this path; at 3 they do, and say so. The key's datatypes
  * and op are retained while kept, so that a freed datatype's address cannot come back as another datatype with
- * the same key.
+ * the same key. When the module goes, a call kept with predefined datatypes and op (which no program frees) is
+ * parked with its state, released; the next communicator to take the state re-arms it if it has the same
+ * placement (coll_hdring_module.c, adopt_or_forget).
  */
 #include "ompi_config.h"
 
@@ -47,9 +49,20 @@ int mca_coll_hdring_repeat_run(mca_coll_hdring_module_t *m, mca_coll_hdring_coll
     return rc;
 }
 
-void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll)
+static void retain_key(const mca_coll_hdring_key_t *key)
 {
-    mca_coll_hdring_repeat_t *r = &m->state->repeat[coll];
+    for (int i = 0; i < 2; ++i) {
+        if (NULL != key->dtype[i]) {
+            OBJ_RETAIN(key->dtype[i]);
+        }
+    }
+    if (NULL != key->op) {
+        OBJ_RETAIN(key->op);
+    }
+}
+
+static void disarm(mca_coll_hdring_repeat_t *r)
+{
     if (!r->armed) {
         return;
     }
@@ -62,6 +75,34 @@ void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_
     if (NULL != r->key.op) {
         OBJ_RELEASE(r->key.op);
     }
+}
+
+void mca_coll_hdring_repeat_disarm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll)
+{
+    disarm(&m->state->repeat[coll]);
+}
+
+static bool predefined(const struct ompi_datatype_t *dtype)
+{
+    return NULL == dtype || ompi_datatype_is_predefined(dtype);
+}
+
+bool mca_coll_hdring_repeat_park(mca_coll_hdring_state_t *s, mca_coll_hdring_coll_t coll)
+{
+    mca_coll_hdring_repeat_t *r = &s->repeat[coll];
+    const bool armed = r->armed;
+    disarm(r);
+    return armed && predefined(r->key.dtype[0]) && predefined(r->key.dtype[1]) &&
+           (NULL == r->key.op || ompi_op_is_intrinsic(r->key.op));
+}
+
+void mca_coll_hdring_repeat_adopt(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
+                                  struct ompi_communicator_t *comm)
+{
+    mca_coll_hdring_repeat_t *r = &m->state->repeat[coll];
+    retain_key(&r->key);
+    r->t->comm = comm;
+    r->armed = true;
 }
 
 void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll,
@@ -85,14 +126,7 @@ void mca_coll_hdring_repeat_arm(mca_coll_hdring_module_t *m, mca_coll_hdring_col
         memcpy(r->counts, key->counts, (size_t) key->ncounts * sizeof(*r->counts));
         r->key.counts = r->counts;
     }
-    for (int i = 0; i < 2; ++i) {
-        if (NULL != key->dtype[i]) {
-            OBJ_RETAIN(key->dtype[i]);
-        }
-    }
-    if (NULL != key->op) {
-        OBJ_RETAIN(key->op);
-    }
+    retain_key(key);
     *r->t = *t;
     r->t->xport.ctx = r->t;
     r->shift[0] = distance(t->base[HDRING_BUF_IN], key->in);
@@ -113,10 +147,10 @@ void mca_coll_hdring_repeat_init(mca_coll_hdring_module_t *m, mca_coll_hdring_co
     r->t = NULL;
 }
 
-void mca_coll_hdring_repeat_free(mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll)
+void mca_coll_hdring_repeat_free(mca_coll_hdring_state_t *s, mca_coll_hdring_coll_t coll)
 {
-    mca_coll_hdring_repeat_t *r = &m->state->repeat[coll];
-    mca_coll_hdring_repeat_disarm(m, coll);
+    mca_coll_hdring_repeat_t *r = &s->repeat[coll];
+    disarm(r);
     mca_coll_hdring_pml_program_free(&r->program);
     free(r->counts);
     r->counts = NULL;
