@@ -5,6 +5,7 @@
  * random and uneven, with and without domains.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "unit_check.h"
 
@@ -183,11 +184,46 @@ START_TEST(copy_is_equal_and_independent)
 }
 END_TEST
 
+/* Shapes compare by their fields, whatever their padding holds (the module keeps a state's plans and kept calls
+ * for the next communicator only if its shape is equal), and differ in any one field. */
+START_TEST(shape_equal_by_fields)
+{
+    hdring_shape_t a, b;
+    memset(&a, 0x00, sizeof(a));
+    memset(&b, 0xa5, sizeof(b));
+    a = hdring_shape_single(4);
+    b.nodes = a.nodes;
+    b.ppn = a.ppn;
+    b.ppn_max = a.ppn_max;
+    b.node_major = a.node_major;
+    b.index_major = a.index_major;
+    b.cores = a.cores;
+    b.machine_nodes = a.machine_nodes;
+    b.machine_cores = a.machine_cores;
+    ck_assert(hdring_shape_equal(&a, &b));
+    for (int field = 0; field < 8; ++field) {
+        hdring_shape_t c = a;
+        switch (field) {
+        case 0: c.nodes = 2; break;
+        case 1: c.ppn = 0; break;
+        case 2: c.ppn_max = 5; break;
+        case 3: c.node_major = false; break;
+        case 4: c.index_major = false; break;
+        case 5: c.cores = 2; break;
+        case 6: c.machine_nodes = 2; break;
+        default: c.machine_cores = 2; break;
+        }
+        ck_assert_msg(!hdring_shape_equal(&a, &c), "field %d", field);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("topo");
     UNIT_ADD(s, locality_order_groups_nodes);
     UNIT_ADD(s, shape_of_common_mappings);
     UNIT_ADD(s, copy_is_equal_and_independent);
+    UNIT_ADD(s, shape_equal_by_fields);
     return unit_run(s);
 }
