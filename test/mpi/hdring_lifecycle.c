@@ -147,14 +147,16 @@ static void adopt(void)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (int round = 0; round < 30; ++round) {
         MPI_Comm comm;
-        if (2 == round % 3) {
+        const bool reversed = 2 == round % 3;
+        const char *what = reversed ? "adopt (reversed split)" : "adopt (dup)";
+        if (reversed) {
             MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &comm);
         } else {
             MPI_Comm_dup(MPI_COMM_WORLD, &comm);
         }
         for (int call = 0; call < (round % 2 ? 1 : 3); ++call) {
-            checked_allreduce(comm, 5, 2 == round % 3 ? "adopt (reversed split)" : "adopt (dup)");
-            checked_others(comm, 2 == round % 3 ? "adopt (reversed split)" : "adopt (dup)");
+            checked_allreduce(comm, 5, what);
+            checked_others(comm, what);
         }
         MPI_Comm_free(&comm);
     }

@@ -188,10 +188,9 @@ END_TEST
  * for the next communicator only if its shape is equal), and differ in any one field. */
 START_TEST(shape_equal_by_fields)
 {
-    hdring_shape_t a, b;
-    memset(&a, 0x00, sizeof(a));
-    memset(&b, 0xa5, sizeof(b));
-    a = hdring_shape_single(4);
+    const hdring_shape_t a = hdring_shape_single(4);
+    hdring_shape_t b;
+    memset(&b, 0xa5, sizeof(b)); /* padding unlike a's */
     b.nodes = a.nodes;
     b.ppn = a.ppn;
     b.ppn_max = a.ppn_max;
