@@ -41,9 +41,12 @@
  * Sizes are the whole vector in bytes, as coll_hdring_verbose reports them: allreduce and bcast the buffer,
  * reduce_scatter(_block) the input vector (p equal blocks), allgather the output (p blocks). Reductions use
  * MPI_FLOAT and MPI_SUM, data movement MPI_CHAR, as the OSU benchmarks do. Run with MALLOC_MMAP_THRESHOLD_ and
- * MALLOC_TRIM_THRESHOLD_ set (perf/run-ab.sh does): allocator page faults otherwise swing results.
+ * MALLOC_TRIM_THRESHOLD_ set (perf/run-ab.sh does): allocator page faults otherwise swing results. After each
+ * collective's table, the CPU each rank ran on: with more ranks than cores, which ranks share one moves results.
  */
+#define _GNU_SOURCE /* sched_getcpu */
 #include <mpi.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,6 +89,31 @@ typedef struct bench {
     int *rcounts;
     size_t cap;
 } bench_t;
+
+/* The CPU each rank runs on now, in rank order, printed by rank 0 (-1 where the system cannot say). On a node with
+ * more ranks than cores, which ranks share a core decides which messages wait for a turn of the scheduler, and
+ * small-message results move with it from one job to the next (README, Benchmarks). Printed after each table:
+ * right after the launch the scheduler has not yet spread the ranks. */
+static void print_cpus(const bench_t *b, const char *when)
+{
+    int cpu = -1, *cpus = NULL;
+#ifdef __linux__
+    cpu = sched_getcpu();
+#endif
+    if (0 == b->rank && NULL == (cpus = calloc((size_t) b->size, sizeof(int)))) {
+        fprintf(stderr, "hdring_ab: out of memory\n");
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    MPI_Gather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, 0, b->book);
+    if (0 == b->rank) {
+        printf("# CPUs of ranks 0-%d %s:", b->size - 1, when);
+        for (int i = 0; i < b->size; ++i) {
+            printf(" %d", cpus[i]);
+        }
+        printf("\n");
+        free(cpus);
+    }
+}
 
 /* ---------------------------------------------------------------- MPI_T */
 
@@ -609,6 +637,7 @@ int main(int argc, char **argv)
     for (int c = 0; c < NCOLLS; ++c) {
         if (o.colls[c]) {
             (o.compare ? run_compare : run)(&b, &o, c, csv);
+            print_cpus(&b, "after it");
         }
     }
     if (NULL != csv) {
