@@ -346,6 +346,13 @@ const char *mca_coll_hdring_decisive_name(int i);
 uint64_t mca_coll_hdring_decisive_value(const mca_coll_hdring_config_t *cfg, int i);
 void mca_coll_hdring_decisive_format(int i, uint64_t value, char *out, size_t len);
 
+/* Whether comm is on MPI_COMM_WORLD's group (MPI_COMM_WORLD and its dups): this job's processes in world order,
+ * without looking at any of them. */
+static inline bool mca_coll_hdring_on_world_group(const struct ompi_communicator_t *comm)
+{
+    return comm->c_local_group == ompi_mpi_comm_world.comm.c_local_group;
+}
+
 /* ---- agreement ---- */
 /* Whether every rank of the new communicator has the same decisive parameters (one exchange, for the
  * communicators config.check_parameters selects). OMPI_ERR_NOT_SUPPORTED when they differ, said by rank 0

@@ -114,9 +114,13 @@ enum { CHECK_NONE, CHECK_UNLESS_VOUCHED, CHECK_ALL };
 /* Whether MPI_COMM_WORLD's ranks agreed (set when it is created, alike on every process of the job). */
 static bool world_agreed = false;
 
+/* O(1) on MPI_COMM_WORLD's group, O(p) otherwise. */
 static bool all_of_this_job(struct ompi_communicator_t *comm)
 {
     const uint32_t job = OMPI_PROC_MY_NAME->jobid;
+    if (mca_coll_hdring_on_world_group(comm)) {
+        return true;
+    }
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
         const ompi_proc_t *proc = ompi_comm_peer_lookup(comm, r);
         if (OMPI_CAST_RTE_NAME(&proc->super.proc_name)->jobid != job) {

@@ -328,6 +328,7 @@ static const char *const sources[] = {"coll_hdring_node_map", "the runtime's hos
 static struct {
     int p;
     opal_process_name_t *procs; /* by name: a process's object may go and another come at its address */
+    bool of_world;              /* found for a communicator on MPI_COMM_WORLD's group, which lasts the job */
     char *node_map;
     hdring_topo_t topo;
     int cores, source;
@@ -338,12 +339,16 @@ static const char *node_map_of(const mca_coll_hdring_module_t *m)
     return NULL == m->state->config.node_map ? "" : m->state->config.node_map;
 }
 
-/* Whether comm has the kept placement's processes and node map. */
+/* Whether comm has the kept placement's processes and node map: O(1) when both are on MPI_COMM_WORLD's group,
+ * O(p) otherwise. */
 static bool is_kept(const mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm)
 {
     const int p = ompi_comm_size(comm);
     if (p != kept.p || NULL == kept.procs || 0 != strcmp(kept.node_map, node_map_of(m))) {
         return false;
+    }
+    if (kept.of_world && mca_coll_hdring_on_world_group(comm)) {
+        return true;
     }
     for (int r = 0; r < p; ++r) {
         const opal_process_name_t name = proc_of(comm, r)->super.proc_name;
@@ -376,6 +381,7 @@ void mca_coll_hdring_locality_forget(void)
     kept.procs = NULL;
     kept.node_map = NULL;
     kept.p = 0;
+    kept.of_world = false;
 }
 
 /* Keeps m's placement of comm (found without an exchange); nothing when there is no memory for it. */
@@ -392,6 +398,7 @@ static void keep_placement(const mca_coll_hdring_module_t *m, struct ompi_commun
             kept.procs[r] = proc_of(comm, r)->super.proc_name;
         }
         kept.p = p;
+        kept.of_world = mca_coll_hdring_on_world_group(comm);
         kept.cores = cores;
         kept.source = source;
     } else {
