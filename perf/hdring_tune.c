@@ -251,6 +251,7 @@ static const hdring_coll_t checked_core[NCHECKED] = {HDRING_COLL_ALLREDUCE, HDRI
                                                      HDRING_COLL_ALLGATHER, HDRING_COLL_BCAST};
 #define CHECK_ROUNDS 7
 #define SAMPLE_S 0.02 /* the calls of one sample last about this long */
+#define MAX_SAMPLE_CALLS (1 << 24)
 
 typedef struct contenders {
     int n;                                  /* hdring's algorithms, then auto, then auto again (the control) */
@@ -297,6 +298,22 @@ static double timed(int coll, double bytes, MPI_Comm comm, MPI_Comm book, int it
     return slowest;
 }
 
+/* Calls per sample, so that one lasts about SAMPLE_S: batches on comm double until one lasts a tenth of it (the
+ * same for every rank: the slowest rank's time), after the warm-up, so that no first call's setup sizes them.
+ * Short samples would weigh the first calls after switching communicators (caches, branch history), more for
+ * the algorithms with the larger footprint. */
+static int sample_calls(int coll, double bytes, MPI_Comm comm, MPI_Comm book, float *sbuf, float *rbuf, int p)
+{
+    int n = 1;
+    double one = timed(coll, bytes, comm, book, n, sbuf, rbuf, p);
+    while (one * n < SAMPLE_S / 10 && n < MAX_SAMPLE_CALLS / 2) {
+        n *= 2;
+        one = timed(coll, bytes, comm, book, n, sbuf, rbuf, p);
+    }
+    const double calls = SAMPLE_S / one;
+    return calls < 1 ? 1 : calls > MAX_SAMPLE_CALLS ? MAX_SAMPLE_CALLS : (int) calls;
+}
+
 /* One communicator per hdring algorithm of the collective (the algorithm forced through MPI_T before its
  * MPI_Comm_dup of base), and two on auto. Hierarchical algorithms only when hier_ok (whole nodes, alike). */
 static bool make_contenders(int coll, MPI_Comm base, bool hier_ok, contenders_t *c)
@@ -333,11 +350,10 @@ static double check_point(int coll, double bytes, const contenders_t *c, MPI_Com
 {
     const int all = c->n + 2;
     double t[CHECK_ROUNDS][HDRING_TUNE_MAX_CONTENDERS + 2];
-    const double one = timed(coll, bytes, c->comm[c->n], book, 2, sbuf, rbuf, p);
-    const int iters = one <= 0 ? 100 : SAMPLE_S / one < 1 ? 1 : SAMPLE_S / one > 1000 ? 1000 : (int) (SAMPLE_S / one);
     for (int a = 0; a < all; ++a) { /* warm up: plans, scratch, connections */
         timed(coll, bytes, c->comm[a], book, 1, sbuf, rbuf, p);
     }
+    const int iters = sample_calls(coll, bytes, c->comm[c->n], book, sbuf, rbuf, p);
     for (int r = 0; r < CHECK_ROUNDS; ++r) {
         for (int k = 0; k < all; ++k) {
             const int a = r % 2 ? all - 1 - k : k;
