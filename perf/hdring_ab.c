@@ -94,7 +94,7 @@ typedef struct bench {
  * more ranks than cores, which ranks share a core decides which messages wait for a turn of the scheduler, and
  * small-message results move with it from one job to the next (README, Benchmarks). Printed after each table:
  * right after the launch the scheduler has not yet spread the ranks. */
-static void print_cpus(const bench_t *b, const char *when)
+static void print_cpus(const bench_t *b)
 {
     int cpu = -1, *cpus = NULL;
 #ifdef __linux__
@@ -106,7 +106,7 @@ static void print_cpus(const bench_t *b, const char *when)
     }
     MPI_Gather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, 0, b->book);
     if (0 == b->rank) {
-        printf("# CPUs of ranks 0-%d %s:", b->size - 1, when);
+        printf("# CPUs of ranks 0-%d after this table:", b->size - 1);
         for (int i = 0; i < b->size; ++i) {
             printf(" %d", cpus[i]);
         }
@@ -637,7 +637,7 @@ int main(int argc, char **argv)
     for (int c = 0; c < NCOLLS; ++c) {
         if (o.colls[c]) {
             (o.compare ? run_compare : run)(&b, &o, c, csv);
-            print_cpus(&b, "after it");
+            print_cpus(&b);
         }
     }
     if (NULL != csv) {
