@@ -249,19 +249,23 @@ static bool prepare(bench_t *b, int coll, size_t requested, size_t *bytes)
     return 0 != *bytes || 0 == requested;
 }
 
-/* Calls per sample, so that a sample lasts at least batch_s: timed on the tuned communicator in batches that
- * double until one lasts a tenth of it (a few calls alone would count the first calls' warm-up, and a call of
- * 0.2 us needs 25000 to fill 5 ms). */
+typedef struct on_tuned {
+    const bench_t *b;
+    int coll;
+    size_t bytes;
+} on_tuned_t;
+
+static double timed_on_tuned(void *ctx, int calls)
+{
+    const on_tuned_t *x = ctx;
+    return timed(x->b, x->coll, x->bytes, x->b->comm[1], calls);
+}
+
+/* Calls per sample, so that a sample lasts at least batch_s: sized on the tuned communicator. */
 static int batch_iters(const bench_t *b, const options_t *o, int coll, size_t bytes)
 {
-    int iters = 1;
-    double one = timed(b, coll, bytes, b->comm[1], iters);
-    while (one * iters < o->batch_s / 10 && iters < MAX_BATCH / 2) {
-        iters *= 2;
-        one = timed(b, coll, bytes, b->comm[1], iters);
-    }
-    const double want = one > 0 ? o->batch_s / one + 1 : MAX_BATCH;
-    return want < iters ? iters : want > MAX_BATCH ? MAX_BATCH : (int) want;
+    on_tuned_t x = {b, coll, bytes};
+    return util_calls_per_sample(timed_on_tuned, &x, o->batch_s, MAX_BATCH);
 }
 
 /* A size as people read it: "4 B", "1 KiB", "64 KiB", "4 MiB"; "~16 KiB" for a size a little off a whole unit

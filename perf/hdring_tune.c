@@ -298,20 +298,17 @@ static double timed(int coll, double bytes, MPI_Comm comm, MPI_Comm book, int it
     return slowest;
 }
 
-/* Calls per sample, so that one lasts about SAMPLE_S: batches on comm double until one lasts a tenth of it (the
- * same for every rank: the slowest rank's time), after the warm-up, so that no first call's setup sizes them.
- * Short samples would weigh the first calls after switching communicators (caches, branch history), more for
- * the algorithms with the larger footprint. */
-static int sample_calls(int coll, double bytes, MPI_Comm comm, MPI_Comm book, float *sbuf, float *rbuf, int p)
+typedef struct sampled {
+    int coll, p;
+    double bytes;
+    MPI_Comm comm, book;
+    float *sbuf, *rbuf;
+} sampled_t;
+
+static double timed_sampled(void *ctx, int calls)
 {
-    int n = 1;
-    double one = timed(coll, bytes, comm, book, n, sbuf, rbuf, p);
-    while (one * n < SAMPLE_S / 10 && n < MAX_SAMPLE_CALLS / 2) {
-        n *= 2;
-        one = timed(coll, bytes, comm, book, n, sbuf, rbuf, p);
-    }
-    const double calls = SAMPLE_S / one;
-    return calls < 1 ? 1 : calls > MAX_SAMPLE_CALLS ? MAX_SAMPLE_CALLS : (int) calls;
+    const sampled_t *x = ctx;
+    return timed(x->coll, x->bytes, x->comm, x->book, calls, x->sbuf, x->rbuf, x->p);
 }
 
 /* One communicator per hdring algorithm of the collective (the algorithm forced through MPI_T before its
@@ -353,7 +350,9 @@ static double check_point(int coll, double bytes, const contenders_t *c, MPI_Com
     for (int a = 0; a < all; ++a) { /* warm up: plans, scratch, connections */
         timed(coll, bytes, c->comm[a], book, 1, sbuf, rbuf, p);
     }
-    const int iters = sample_calls(coll, bytes, c->comm[c->n], book, sbuf, rbuf, p);
+    /* samples of SAMPLE_S, sized on auto after the warm-up, so that no first call's setup sizes them */
+    sampled_t on_auto = {coll, p, bytes, c->comm[c->n], book, sbuf, rbuf};
+    const int iters = util_calls_per_sample(timed_sampled, &on_auto, SAMPLE_S, MAX_SAMPLE_CALLS);
     for (int r = 0; r < CHECK_ROUNDS; ++r) {
         for (int k = 0; k < all; ++k) {
             const int a = r % 2 ? all - 1 - k : k;

@@ -224,6 +224,18 @@ bool util_all_equal(MPI_Comm comm, unsigned long long v)
     return 0 == util_sum(comm, differ);
 }
 
+int util_calls_per_sample(double (*timed)(void *ctx, int calls), void *ctx, double sample_s, int max_calls)
+{
+    int calls = 1;
+    double one = timed(ctx, calls);
+    while (one * calls < sample_s / 10 && calls < max_calls / 2) {
+        calls *= 2;
+        one = timed(ctx, calls);
+    }
+    const double want = one > 0 ? sample_s / one + 1 : max_calls;
+    return want < calls ? calls : want > max_calls ? max_calls : (int) want;
+}
+
 unsigned long long util_hash(const void *buf, size_t bytes)
 {
     const unsigned char *b = buf;

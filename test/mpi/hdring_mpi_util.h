@@ -41,6 +41,12 @@ long util_sum(MPI_Comm comm, long v);
 /* True on every rank if all ranks passed the same 64-bit value (point-to-point only). */
 bool util_all_equal(MPI_Comm comm, unsigned long long v);
 
+/* Calls per timing sample, so that a sample lasts at least sample_s: batches timed by timed(ctx, calls) (seconds
+ * per call, alike on every rank) double until one lasts a tenth of sample_s, then the count grows to fill it; at
+ * most max_calls. A few calls alone would weigh the first calls' warm-up (caches, branch history), and a call of
+ * 0.2 us needs 25000 to fill 5 ms. */
+int util_calls_per_sample(double (*timed)(void *ctx, int calls), void *ctx, double sample_s, int max_calls);
+
 /* FNV-1a hash of a byte range. */
 unsigned long long util_hash(const void *buf, size_t bytes);
 
