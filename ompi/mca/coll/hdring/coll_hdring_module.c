@@ -100,6 +100,13 @@ static void forget_calls(mca_coll_hdring_state_t *s, unsigned which)
     s->parked &= ~which;
 }
 
+/* A state no module will take again, with everything its calls allocated. */
+static void free_state(mca_coll_hdring_state_t *s)
+{
+    forget_calls(s, s->ran);
+    free(s);
+}
+
 /*
  * What m's state keeps from the communicator it served before. Its plans (and last choices) if that one had
  * the same size, shape and parameters: the model is asked for the first of a series of such communicators only.
@@ -169,17 +176,14 @@ static void give_back_state(mca_coll_hdring_module_t *m)
     }
     OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
     if (NULL != s) {
-        forget_calls(s, s->ran);
-        free(s);
+        free_state(s);
     }
 }
 
 void mca_coll_hdring_free_spare_states(void)
 {
     while (nspare_states > 0) {
-        mca_coll_hdring_state_t *s = spare_states[--nspare_states];
-        forget_calls(s, s->ran);
-        free(s);
+        free_state(spare_states[--nspare_states]);
     }
 }
 
