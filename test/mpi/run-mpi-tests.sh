@@ -380,10 +380,22 @@ suite_matrix() {
     mpi 2 "${bcast[@]}" "${one_core[@]}" --mca coll_hdring_inline_pieces_bytes 5000 "$HDRING_TESTBIN/hdring_pieces" 1024 &&
         has '^hdring_pieces: 1024 B 4 messages$' &&
         has 'coll_hdring_inline_pieces_bytes is 5000; it must be from 0' || pieces_ok=false
+    # allreduce, where a rank may have a core of its own (3 ranks on 2 cores), cuts at most two pieces (512 B): the
+    # trace's line for each communicator gives what the transport takes (mca_coll_hdring_pieces_bytes)
+    local cut='messages within a node of 257-1024 B in pieces of 256 B'
+    mpi 3 --mca coll_hdring_model_cores 2 --mca coll_hdring_verbose 1 "$HDRING_TESTBIN/hdring_check" --alg env \
+        --coll allreduce --counts 100,200 &&
+        has "^hdring: communicator of 3 ranks on 1 node, 2 cores each \(.*\); $cut \(allreduce's to 512 B: a rank may have a core of its own\)\$" &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$' || pieces_ok=false
+    mpi 4 --mca coll_hdring_model_cores 2 --mca coll_hdring_verbose 1 "$HDRING_TESTBIN/hdring_check" --alg env \
+        --coll allreduce --counts 100,200 &&
+        has "^hdring: communicator of 4 ranks on 1 node, 2 cores each \(.*\); $cut\$" &&
+        has '[1-9][0-9]* (cases|checks), 0 failures$' || pieces_ok=false
+    local what="messages of 257 B to inline_pieces_bytes go in pieces of 256 B on a node of more ranks than cores (allreduce's to 512 B where a rank may have a core of its own); whole when off, with a core per rank, across nodes (np=2-4)"
     if $pieces_ok; then
-        pass "messages of 257 B to inline_pieces_bytes go in pieces of 256 B on a node of more ranks than cores; whole when off, with a core per rank, across nodes (np=2)"
+        pass "$what"
     else
-        fail "messages of 257 B to inline_pieces_bytes go in pieces of 256 B on a node of more ranks than cores; whole when off, with a core per rank, across nodes (np=2)"
+        fail "$what"
     fi
     # Pipelined algorithms in segments the model would not choose: one byte, 7 (cutting elements of every
     # datatype), and 4 KiB, with every algorithm and auto. Bcast in one-byte segments leaves out the largest

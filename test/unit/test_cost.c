@@ -664,6 +664,37 @@ START_TEST(a_flat_root_copies_its_eager_messages_one_after_another)
 }
 END_TEST
 
+/* Pieces only on a node of more ranks than cores; an allreduce there, where a rank may have a core of its own,
+ * cuts messages of at most two pieces. */
+static size_t pieces_bytes(int ppn, int cores, hdring_coll_t coll, size_t configured)
+{
+    hdring_shape_t shape = hdring_shape_single(ppn);
+    shape.cores = cores;
+    return hdring_cost_pieces_bytes(&shape, coll, configured);
+}
+
+START_TEST(pieces_where_ranks_outnumber_cores_and_allreduce_at_two_when_one_may_have_a_core)
+{
+    const size_t def = HDRING_DEFAULT_INLINE_PIECES_BYTES, two = 2 * HDRING_PML_INLINE_BYTES;
+    for (hdring_coll_t coll = 0; coll < HDRING_NCOLLS; ++coll) {
+        const bool allreduce = HDRING_COLL_ALLREDUCE == coll;
+        ck_assert_uint_eq(pieces_bytes(2, 0, coll, def), 0); /* a core per rank */
+        ck_assert_uint_eq(pieces_bytes(2, 2, coll, def), 0);
+        ck_assert_uint_eq(pieces_bytes(3, 2, coll, def), allreduce ? two : def); /* 1 of 3 alone */
+        ck_assert_uint_eq(pieces_bytes(4, 2, coll, def), def);                   /* every rank shares */
+        ck_assert_uint_eq(pieces_bytes(5, 2, coll, def), def);
+        ck_assert_uint_eq(pieces_bytes(7, 4, coll, def), allreduce ? two : def);
+        ck_assert_uint_eq(pieces_bytes(8, 4, coll, def), def);
+        ck_assert_uint_eq(pieces_bytes(3, 2, coll, 0), 0); /* off */
+        ck_assert_uint_eq(pieces_bytes(3, 2, coll, 300), 300);
+        ck_assert_uint_eq(pieces_bytes(3, 2, coll, 2048), allreduce ? two : 2048);
+    }
+    hdring_shape_t nodes = {2, 3, 3, true, false, 2, 0, 0}; /* 2 nodes x 3 ranks, 2 cores each */
+    ck_assert_uint_eq(hdring_cost_pieces_bytes(&nodes, HDRING_COLL_ALLREDUCE, def), two);
+    ck_assert_uint_eq(hdring_cost_pieces_bytes(&nodes, HDRING_COLL_BCAST, def), def);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("cost");
@@ -683,5 +714,6 @@ int main(void)
     UNIT_ADD(s, a_shared_machine_bounds_small_steps_by_its_cores_not_large_ones);
     UNIT_ADD(s, messages_over_the_eager_limit_pay_a_round_trip);
     UNIT_ADD(s, a_flat_root_copies_its_eager_messages_one_after_another);
+    UNIT_ADD(s, pieces_where_ranks_outnumber_cores_and_allreduce_at_two_when_one_may_have_a_core);
     return unit_run(s);
 }

@@ -27,6 +27,7 @@
 #include "opal/threads/mutex.h"
 
 #include "hdring_algorithms.h"
+#include "hdring_cost.h"
 #include "hdring_defaults.h"
 #include "hdring_plan.h"
 #include "hdring_schedule.h"
@@ -336,6 +337,7 @@ unsigned mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
 /* The core collective serving an MPI collective; the MPI collective's name (as in the MCA parameters). */
 hdring_coll_t mca_coll_hdring_core_coll(mca_coll_hdring_coll_t coll);
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll);
+int mca_coll_hdring_coll_tag(mca_coll_hdring_coll_t coll); /* its messages' tag (coll_tags.h) */
 
 /* The parameters the choice of algorithm (or where ranks sit) depends on, which every rank of a communicator
  * must share: how many, the i-th one's name (without coll_hdring_), its value in cfg as 64 bits (a text: a
@@ -397,22 +399,24 @@ static inline bool mca_coll_hdring_in_locality_order(bool ordered) { return !ord
 
 /* ---- transport over the PML ---- */
 
-/* The largest message the transport cuts in pieces of HDRING_PML_INLINE_BYTES between ranks of one node
- * (mca_coll_hdring_pml_cut), 0 for none: config.inline_pieces_bytes where a node holds more ranks than cores.
- * There Open MPI makes a waiting process yield its core, so a send request that is not complete at once costs a
- * turn of the scheduler, which inline sends avoid; with a core per rank the pieces' extra messages cost more than
- * the request they save (README.md, Tuning). From m's topology: the same on every rank. */
-static inline size_t mca_coll_hdring_pieces_bytes(const mca_coll_hdring_module_t *m)
+/* The largest message collective coll's transport cuts in pieces of HDRING_PML_INLINE_BYTES between ranks of one
+ * node (mca_coll_hdring_pml_cut), 0 for none: up to config.inline_pieces_bytes where a node holds more ranks than
+ * cores (hdring_cost_pieces_bytes says where and how far). There Open MPI makes a waiting process yield its core,
+ * so a send request that is not complete at once costs a turn of the scheduler, which inline sends avoid; with a
+ * core per rank the pieces' extra messages cost more than the request they save (README.md, Tuning). From m's
+ * topology: the same on every rank. */
+static inline size_t mca_coll_hdring_pieces_bytes(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll)
 {
-    const hdring_shape_t *shape = &m->topo.shape;
-    const bool crowded = shape->cores > 0 && shape->ppn_max > shape->cores;
-    return NULL != m->topo.node_of && crowded ? m->state->config.inline_pieces_bytes : 0;
+    return NULL == m->topo.node_of ? 0
+                                   : hdring_cost_pieces_bytes(&m->topo.shape, mca_coll_hdring_core_coll(coll),
+                                                              m->state->config.inline_pieces_bytes);
 }
 
-/* locality_order: algorithm ranks are positions in the communicator's locality order (hdring_topo.h). */
+/* For a call of collective coll (its tag, and how far its messages go in pieces); locality_order: algorithm ranks
+ * are positions in the communicator's locality order (hdring_topo.h). */
 void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t *m,
-                              struct ompi_communicator_t *comm, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                              int tag, bool locality_order);
+                              struct ompi_communicator_t *comm, mca_coll_hdring_coll_t coll,
+                              struct ompi_datatype_t *dtype, struct ompi_op_t *op, bool locality_order);
 /* Elements [off, off + count) of OUT are (n, type) at buf: allgather's own contribution in the send buffer.
  * Sends of exactly that range read buf instead, so the peer reads memory this rank has not just written (at 2
  * ranks on shared memory, sending the freshly written OUT block measured 15% slower for 64 KiB to 4 MiB). The

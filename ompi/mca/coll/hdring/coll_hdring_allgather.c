@@ -12,7 +12,6 @@
 #include "ompi_config.h"
 
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 
 #include "coll_hdring.h"
 
@@ -69,7 +68,7 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
                                           m->fallback.coll_allgather_module);
     }
 
-    mca_coll_hdring_pml_init(&t, m, comm, rdtype, NULL, MCA_COLL_BASE_TAG_ALLGATHER, true);
+    mca_coll_hdring_pml_init(&t, m, comm, MCA_COLL_HDRING_ALLGATHER, rdtype, NULL, true);
     t.base[HDRING_BUF_OUT] = rbuf;
     rc = contribute(&t, sbuf, scount, sdtype, rcount, rank, false);
     if (MPI_SUCCESS != rc) {

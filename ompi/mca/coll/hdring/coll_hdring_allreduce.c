@@ -7,7 +7,6 @@
 #include "ompi_config.h"
 
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/op/op.h"
 
 #include "coll_hdring.h"
@@ -43,7 +42,7 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
     hdring_blocks_t none;
     hdring_args_t args = {.count = (size_t) count};
     mca_coll_hdring_args(m, &choice, NULL, call.ordered, type_size, &none, &args);
-    mca_coll_hdring_pml_init(&t, m, comm, dtype, op, MCA_COLL_BASE_TAG_ALLREDUCE,
+    mca_coll_hdring_pml_init(&t, m, comm, MCA_COLL_HDRING_ALLREDUCE, dtype, op,
                              mca_coll_hdring_in_locality_order(call.ordered));
     t.base[HDRING_BUF_IN] = (char *) key.in;
     t.base[HDRING_BUF_OUT] = rbuf;

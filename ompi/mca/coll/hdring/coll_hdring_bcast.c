@@ -16,7 +16,6 @@
 #include "ompi_config.h"
 
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 #include "opal/datatype/opal_convertor.h"
 
 #include "coll_hdring.h"
@@ -61,7 +60,7 @@ static int bcast_bytes(mca_coll_hdring_module_t *m, const mca_coll_hdring_choice
     hdring_blocks_t none;
     hdring_args_t args = {.count = bytes, .root = root};
     mca_coll_hdring_args(m, choice, NULL, false, 1, &none, &args);
-    mca_coll_hdring_pml_init(&t, m, comm, MPI_BYTE, NULL, MCA_COLL_BASE_TAG_BCAST, true);
+    mca_coll_hdring_pml_init(&t, m, comm, MCA_COLL_HDRING_BCAST, MPI_BYTE, NULL, true);
     if (contiguous) {
         ompi_datatype_get_true_extent(dtype, &true_lb, &true_extent);
         t.base[HDRING_BUF_OUT] = (char *) buf + true_lb;
@@ -140,7 +139,7 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
     hdring_blocks_t none;
     hdring_args_t args = {.count = (size_t) count, .root = root};
     mca_coll_hdring_args(m, &choice, NULL, false, 1, &none, &args);
-    mca_coll_hdring_pml_init(&t, m, comm, dtype, NULL, MCA_COLL_BASE_TAG_BCAST, true);
+    mca_coll_hdring_pml_init(&t, m, comm, MCA_COLL_HDRING_BCAST, dtype, NULL, true);
     t.base[HDRING_BUF_OUT] = buf;
     const int rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_BCAST, choice.alg, &args,
                                                                      &key));

@@ -25,6 +25,7 @@
 #include "opal/mca/base/mca_base_vari.h" /* mca_base_var_file_value_t: the text a parameter file gave */
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
+#include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/rte/rte.h"
 
 #include "coll_hdring.h"
@@ -57,21 +58,27 @@ typedef struct coll_params {
     const char *name;   /* as in coll_hdring_<name>_* */
     const char *mpi;    /* the MPI function */
     hdring_coll_t core;
+    int tag;                /* of its messages */
     const char *bytes_help; /* which size the thresholds measure */
 } coll_params_t;
 
 static const coll_params_t coll_params[MCA_COLL_HDRING_NCOLLS] = {
-    [MCA_COLL_HDRING_ALLREDUCE] = {"allreduce", "MPI_Allreduce", HDRING_COLL_ALLREDUCE, "count x type size"},
+    [MCA_COLL_HDRING_ALLREDUCE] = {"allreduce", "MPI_Allreduce", HDRING_COLL_ALLREDUCE, MCA_COLL_BASE_TAG_ALLREDUCE,
+                                   "count x type size"},
     [MCA_COLL_HDRING_REDUCE_SCATTER] = {"reduce_scatter", "MPI_Reduce_scatter", HDRING_COLL_REDUCE_SCATTER,
-                                        "sum of recvcounts x type size"},
+                                        MCA_COLL_BASE_TAG_REDUCE_SCATTER, "sum of recvcounts x type size"},
     [MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK] = {"reduce_scatter_block", "MPI_Reduce_scatter_block",
-                                              HDRING_COLL_REDUCE_SCATTER, "p x recvcount x type size"},
-    [MCA_COLL_HDRING_ALLGATHER] = {"allgather", "MPI_Allgather", HDRING_COLL_ALLGATHER,
+                                              HDRING_COLL_REDUCE_SCATTER, MCA_COLL_BASE_TAG_REDUCE_SCATTER_BLOCK,
+                                              "p x recvcount x type size"},
+    [MCA_COLL_HDRING_ALLGATHER] = {"allgather", "MPI_Allgather", HDRING_COLL_ALLGATHER, MCA_COLL_BASE_TAG_ALLGATHER,
                                    "p x recvcount x receive type size"},
-    [MCA_COLL_HDRING_BCAST] = {"bcast", "MPI_Bcast", HDRING_COLL_BCAST, "count x type size"},
+    [MCA_COLL_HDRING_BCAST] = {"bcast", "MPI_Bcast", HDRING_COLL_BCAST, MCA_COLL_BASE_TAG_BCAST,
+                               "count x type size"},
 };
 
 hdring_coll_t mca_coll_hdring_core_coll(mca_coll_hdring_coll_t coll) { return coll_params[coll].core; }
+
+int mca_coll_hdring_coll_tag(mca_coll_hdring_coll_t coll) { return coll_params[coll].tag; }
 
 /* The cost model's parameters; their defaults: hdring_defaults.h. */
 
@@ -699,8 +706,9 @@ static int hdring_register(void)
                            "the PML as pieces of at most 256 bytes: ob1 sends those inline, without the send request "
                            "a larger message waits for, which on a crowded node costs a turn of the scheduler. "
                            "Collectives of 300 B to 2 KiB measured up to 3x faster with pieces at 3 to 5 ranks on 2 "
-                           "cores; with a core per rank, pieces are slower and never used (README.md, Tuning). 0 to "
-                           "2048; 0: every message whole. Set it alike on every rank",
+                           "cores; with a core per rank, pieces are slower and never used (README.md, Tuning). "
+                           "Allreduce cuts at most 512 bytes where a rank may have a core of its own (fewer than "
+                           "two ranks per core). 0 to 2048; 0: every message whole. Set it alike on every rank",
                            MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_9, &cfg->inline_pieces_bytes);
     if (OMPI_SUCCESS != rc) {
         return rc;

@@ -37,7 +37,6 @@
 #include "opal/mca/hwloc/base/base.h"
 #include "opal/mca/pmix/pmix.h"
 #include "opal/util/output.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/mca/rte/rte.h"
 #include "ompi/proc/proc.h"
 #include "ompi/runtime/mpiruntime.h"
@@ -274,7 +273,7 @@ int mca_coll_hdring_gather_values(mca_coll_hdring_module_t *m, struct ompi_commu
     const hdring_blocks_t blocks = {&parts, NULL, NULL};
     const hdring_args_t args = {.blocks = &blocks};
     memcpy(all + (size_t) ompi_comm_rank(comm) * (size_t) n, mine, (size_t) n * sizeof(*mine));
-    mca_coll_hdring_pml_init(&t, m, comm, MPI_INT64_T, NULL, MCA_COLL_BASE_TAG_ALLGATHER, false);
+    mca_coll_hdring_pml_init(&t, m, comm, MCA_COLL_HDRING_ALLGATHER, MPI_INT64_T, NULL, false);
     t.base[HDRING_BUF_OUT] = (char *) all;
     t.inline_pieces_bytes = 0; /* messages whole: this exchange checks, among others, that ranks agree on it */
     const int rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, HDRING_ALG_ALLGATHER_RHD, &args));
@@ -493,11 +492,16 @@ int mca_coll_hdring_locality(mca_coll_hdring_module_t *m, struct ompi_communicat
     if (OMPI_SUCCESS == rc && m->state->config.verbose >= 1 && 0 == me) {
         char shape[128];
         hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
-        char pieces[80] = "";
-        const size_t pieces_bytes = mca_coll_hdring_pieces_bytes(m);
+        char pieces[160] = "";
+        const size_t pieces_bytes = mca_coll_hdring_pieces_bytes(m, MCA_COLL_HDRING_ALLGATHER);
         if (pieces_bytes > HDRING_PML_INLINE_BYTES) {
-            snprintf(pieces, sizeof(pieces), "; messages within a node of %d-%zu B in pieces of %d B",
-                     HDRING_PML_INLINE_BYTES + 1, pieces_bytes, HDRING_PML_INLINE_BYTES);
+            const size_t allreduce_bytes = mca_coll_hdring_pieces_bytes(m, MCA_COLL_HDRING_ALLREDUCE);
+            const int n = snprintf(pieces, sizeof(pieces), "; messages within a node of %d-%zu B in pieces of %d B",
+                                   HDRING_PML_INLINE_BYTES + 1, pieces_bytes, HDRING_PML_INLINE_BYTES);
+            if (allreduce_bytes != pieces_bytes) {
+                snprintf(pieces + n, sizeof(pieces) - (size_t) n,
+                         " (allreduce's to %zu B: a rank may have a core of its own)", allreduce_bytes);
+            }
         }
         opal_output(mca_coll_hdring_component.output, "hdring: communicator of %d ranks on %s (from %s)%s%s", p,
                     shape, sources[source], NULL != m->topo.order ? "; ranks renumbered node by node" : "", pieces);

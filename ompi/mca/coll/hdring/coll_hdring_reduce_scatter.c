@@ -9,7 +9,6 @@
 #include "ompi_config.h"
 
 #include "ompi/datatype/ompi_datatype.h"
-#include "ompi/mca/coll/base/coll_tags.h"
 #include "ompi/op/op.h"
 
 #include "coll_hdring.h"
@@ -22,7 +21,6 @@ static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const 
 {
     const mca_coll_hdring_coll_t coll = NULL != rcounts ? MCA_COLL_HDRING_REDUCE_SCATTER
                                                         : MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK;
-    const int tag = NULL != rcounts ? MCA_COLL_BASE_TAG_REDUCE_SCATTER : MCA_COLL_BASE_TAG_REDUCE_SCATTER_BLOCK;
     const int p = ompi_comm_size(comm);
     mca_coll_hdring_pml_t t;
     hdring_partition_t parts = hdring_partition_uniform(p, (size_t) rcount);
@@ -30,7 +28,7 @@ static int run(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, const 
     hdring_args_t args = {0};
     int rc = OMPI_SUCCESS;
 
-    mca_coll_hdring_pml_init(&t, m, comm, dtype, op, tag, mca_coll_hdring_in_locality_order(ordered));
+    mca_coll_hdring_pml_init(&t, m, comm, coll, dtype, op, mca_coll_hdring_in_locality_order(ordered));
     if (NULL != rcounts) {
         size_t *displ = hdring_take(&t.xport, (size_t) p + 1, sizeof(*displ));
         if (NULL == displ) {

@@ -519,8 +519,8 @@ static const hdring_transport_ops_t pml_ops = {
 };
 
 void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t *m,
-                              struct ompi_communicator_t *comm, struct ompi_datatype_t *dtype, struct ompi_op_t *op,
-                              int tag, bool locality_order)
+                              struct ompi_communicator_t *comm, mca_coll_hdring_coll_t coll,
+                              struct ompi_datatype_t *dtype, struct ompi_op_t *op, bool locality_order)
 {
     const int size = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
     const bool renumbered = locality_order && NULL != m->topo.order;
@@ -528,11 +528,11 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t
     t->comm = comm;
     t->dtype = dtype;
     t->op = op;
-    t->tag = tag;
+    t->tag = mca_coll_hdring_coll_tag(coll);
     t->rank_of = renumbered ? m->topo.order : NULL;
     ompi_datatype_type_extent(dtype, &t->extent);
     ompi_datatype_type_size(dtype, &t->dtype_size);
-    t->inline_pieces_bytes = mca_coll_hdring_pieces_bytes(m);
+    t->inline_pieces_bytes = mca_coll_hdring_pieces_bytes(m, coll);
     t->node_of = 1 == m->topo.shape.nodes ? NULL : m->topo.node_of;
     t->node = NULL == m->topo.node_of ? 0 : m->topo.node_of[rank];
     for (int b = 0; b < HDRING_NBUFS; ++b) {

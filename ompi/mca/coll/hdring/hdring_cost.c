@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "hdring_defaults.h"
 #include "hdring_kernels.h"
 #include "hdring_pattern.h"
 
@@ -1315,4 +1316,15 @@ double hdring_cost_link_bytes(hdring_alg_t alg, const hdring_model_t *m, int nod
     default:
         return -1;
     }
+}
+
+size_t hdring_cost_pieces_bytes(const hdring_shape_t *shape, hdring_coll_t coll, size_t configured)
+{
+    const bool crowded = shape->cores > 0 && shape->ppn_max > shape->cores;
+    if (!crowded) {
+        return 0;
+    }
+    const size_t two_pieces = 2 * HDRING_PML_INLINE_BYTES;
+    const bool a_core_alone = shape->ppn_max < 2 * shape->cores;
+    return HDRING_COLL_ALLREDUCE == coll && a_core_alone && configured > two_pieces ? two_pieces : configured;
 }

@@ -93,6 +93,16 @@ HDRING_ALGORITHM_TABLE(HDRING_COST_DECLARE)
 #undef HDRING_SEGMENT_DECLARE_WHOLE
 #undef HDRING_SEGMENT_DECLARE_PIPELINED
 
+/* The largest message collective `coll` sends between ranks of one node as pieces of HDRING_PML_INLINE_BYTES
+ * (0: none), `configured` the most it may (coll_hdring_inline_pieces_bytes). Only on a node with more ranks than
+ * cores: there a larger message costs a turn of the scheduler, which inline sends avoid (hdring_defaults.h). With
+ * fewer than two ranks per core some rank has a core of its own, and an allreduce's messages are its whole vector:
+ * at 3 ranks on 2 cores, recursive doubling's middle rank (the fold's survivor) handles all four of them, and when
+ * it is the one alone no message waits for the scheduler, so pieces only add to its work. hdring/tuned in that
+ * placement, pieces: 1.04-1.08 at 300-512 B, 1.11-1.18 at 768 B-1 KiB; in the other two 0.64-0.79; whole 1.0-1.05
+ * in all. There allreduce cuts messages of at most two pieces. */
+size_t hdring_cost_pieces_bytes(const hdring_shape_t *shape, hdring_coll_t coll, size_t configured);
+
 /* Bytes one rank sends, receives and reduces, for the cases listed above; negative where not modelled. */
 typedef struct hdring_volume {
     double sent, received, reduced;
