@@ -216,6 +216,8 @@ typedef struct mca_coll_hdring_pml_planned {
 typedef struct mca_coll_hdring_pml_program {
     bool fill_in_flight;                 /* the same_bytes range may be filled while the first exchange runs:
                                             that exchange, direct, neither receives into it nor sends from it */
+    bool pair;                           /* the schedule is one direct exchange of at most one message each way,
+                                            none in pieces: every collective at 2 ranks, a bcast's leaf */
     bool *direct;                        /* per step of the schedule */
     mca_coll_hdring_pml_planned_t *msgs; /* per message of the schedule */
     size_t steps_cap, msgs_cap;

@@ -56,8 +56,17 @@ static inline int mca_coll_hdring_pml_failed(mca_coll_hdring_pml_t *t, int ompi_
  * packs them first (a receive unpacks once all its pieces are in); a poisoned side sends or receives the same
  * number of pieces, empty. */
 
-/* The slow half of mca_coll_hdring_pml_cut: a message in the size range of pieces (coll_hdring_transport.c). */
-int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, int peer, bool is_send);
+/* Whether a message of `bytes` bytes by the call's description, to or from communicator rank peer, goes in pieces:
+ * larger than an inline send, within t's limit, and within the node (between nodes every piece would pay the
+ * network's latency). */
+static inline bool mca_coll_hdring_pml_in_pieces(const mca_coll_hdring_pml_t *t, size_t bytes, int peer)
+{
+    return bytes > HDRING_PML_INLINE_BYTES && bytes <= t->inline_pieces_bytes &&
+           (NULL == t->node_of || t->node_of[peer] == t->node);
+}
+
+/* The slow half of mca_coll_hdring_pml_cut: a message that goes in pieces (coll_hdring_transport.c). */
+int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, bool is_send);
 
 /* Decides whether m, of `bytes` bytes by the call's description (whether or not the call is poisoned), to or
  * from communicator rank peer, goes in pieces: sets m->pieces and, for pieces, the rest; packs a send that needs
@@ -67,10 +76,10 @@ static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_cut(mca_c
 {
     m->pieces = 1;
     m->inline_size = bytes <= HDRING_PML_INLINE_BYTES;
-    if (OPAL_LIKELY(m->inline_size || bytes > t->inline_pieces_bytes)) {
+    if (OPAL_LIKELY(!mca_coll_hdring_pml_in_pieces(t, bytes, peer))) {
         return OMPI_SUCCESS;
     }
-    return mca_coll_hdring_pml_cut_pieces(t, m, bytes, peer, is_send);
+    return mca_coll_hdring_pml_cut_pieces(t, m, bytes, is_send);
 }
 
 /* Bytes of piece j of m: none beyond m->bytes (an empty call, or a short erroneous one). */

@@ -99,11 +99,8 @@ void mca_coll_hdring_pml_empty_received(mca_coll_hdring_pml_t *t, const pml_mess
     }
 }
 
-int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, int peer, bool is_send)
+int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, bool is_send)
 {
-    if (NULL != t->node_of && t->node_of[peer] != t->node) {
-        return OMPI_SUCCESS; /* between nodes every piece would pay the network's latency */
-    }
     size_t type_size;
     ompi_datatype_type_size(m->type, &type_size);
     m->pieces = (int) hdring_segments(bytes, HDRING_PML_INLINE_BYTES);
