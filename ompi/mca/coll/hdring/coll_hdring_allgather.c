@@ -27,26 +27,14 @@ static int contribute(mca_coll_hdring_pml_t *t, const void *sbuf, int scount, st
                                           in_flight);
 }
 
-int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,
-                              int rcount, struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
-                              mca_coll_base_module_t *module)
+/* A call the repeat path does not serve: decide, set up and run. Not inlined: the repeat path
+ * (mca_coll_hdring_allgather) then saves and restores fewer registers. */
+static __opal_attribute_noinline__ int full_path(const void *sbuf, int scount, struct ompi_datatype_t *sdtype,
+                                                 void *rbuf, int rcount, struct ompi_datatype_t *rdtype,
+                                                 struct ompi_communicator_t *comm, mca_coll_hdring_module_t *m,
+                                                 const mca_coll_hdring_key_t *key)
 {
-    mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
     const int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
-    const bool in_place = MPI_IN_PLACE == sbuf; /* then MPI ignores the send count and type */
-    const mca_coll_hdring_key_t key = {
-        .count = {in_place ? 0 : (size_t) scount, (size_t) rcount},
-        .dtype = {in_place ? NULL : sdtype, rdtype},
-        .in_place = in_place,
-        .out = rbuf,
-    };
-    mca_coll_hdring_pml_t *repeat = mca_coll_hdring_repeat_find(m, MCA_COLL_HDRING_ALLGATHER, &key);
-    if (NULL != repeat) {
-        const int rc = contribute(repeat, sbuf, scount, sdtype, rcount, rank,
-                                  mca_coll_hdring_repeat_fills_in_flight(m, MCA_COLL_HDRING_ALLGATHER));
-        return MPI_SUCCESS != rc ? rc : mca_coll_hdring_repeat_run(m, MCA_COLL_HDRING_ALLGATHER, repeat);
-    }
-
     mca_coll_hdring_choice_t choice;
     mca_coll_hdring_pml_t t;
     const hdring_partition_t parts = hdring_partition_uniform(p, (size_t) rcount);
@@ -78,8 +66,29 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
     rc = mca_coll_hdring_scratch_acquire(m, &t, hdring_scratch(&t.xport, choice.alg, &args));
     if (OMPI_SUCCESS == rc) {
         rc = mca_coll_hdring_pml_error(&t, mca_coll_hdring_run(m, &t, MCA_COLL_HDRING_ALLGATHER, choice.alg, &args,
-                                                                  &key));
+                                                                  key));
     }
     mca_coll_hdring_scratch_release(&t);
     return rc;
+}
+
+int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,
+                              int rcount, struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                              mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
+    const bool in_place = MPI_IN_PLACE == sbuf; /* then MPI ignores the send count and type */
+    const mca_coll_hdring_key_t key = {
+        .count = {in_place ? 0 : (size_t) scount, (size_t) rcount},
+        .dtype = {in_place ? NULL : sdtype, rdtype},
+        .in_place = in_place,
+        .out = rbuf,
+    };
+    mca_coll_hdring_pml_t *repeat = mca_coll_hdring_repeat_find(m, MCA_COLL_HDRING_ALLGATHER, &key);
+    if (NULL != repeat) {
+        const int rc = contribute(repeat, sbuf, scount, sdtype, rcount, ompi_comm_rank(comm),
+                                  mca_coll_hdring_repeat_fills_in_flight(m, MCA_COLL_HDRING_ALLGATHER));
+        return MPI_SUCCESS != rc ? rc : mca_coll_hdring_repeat_run(m, MCA_COLL_HDRING_ALLGATHER, repeat);
+    }
+    return full_path(sbuf, scount, sdtype, rbuf, rcount, rdtype, comm, m, &key);
 }
