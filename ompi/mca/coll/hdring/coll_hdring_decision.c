@@ -158,7 +158,7 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
     } else {
         snprintf(upto, sizeof(upto), "to %zu B", choice->hi);
     }
-    if (m->topo.shape.nodes > 1 || (m->topo.shape.cores > 0 && m->topo.shape.cores < m->topo.shape.ppn_max)) {
+    if (m->topo.shape.nodes > 1 || hdring_shape_crowded(&m->topo.shape)) {
         char shape[128];
         hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
         snprintf(where, sizeof(where), " %s %s", m->topo.shape.nodes > 1 ? "across" : "on", shape);

@@ -1320,8 +1320,7 @@ double hdring_cost_link_bytes(hdring_alg_t alg, const hdring_model_t *m, int nod
 
 size_t hdring_cost_pieces_bytes(const hdring_shape_t *shape, hdring_coll_t coll, size_t configured)
 {
-    const bool crowded = shape->cores > 0 && shape->ppn_max > shape->cores;
-    if (!crowded) {
+    if (!hdring_shape_crowded(shape)) {
         return 0;
     }
     const size_t two_pieces = 2 * HDRING_PML_INLINE_BYTES;

@@ -175,7 +175,7 @@ void hdring_shape_describe(const hdring_shape_t *s, char *out, size_t len)
     } else {
         used = snprintf(out, len, "%d nodes x 1-%d", s->nodes, s->ppn_max);
     }
-    if (s->cores > 0 && s->cores < s->ppn_max && used >= 0 && (size_t) used < len) {
+    if (hdring_shape_crowded(s) && used >= 0 && (size_t) used < len) {
         used += snprintf(out + used, len - (size_t) used, ", %d cores each", s->cores);
     }
     if (s->machine_nodes > 1 && used >= 0 && (size_t) used < len) {

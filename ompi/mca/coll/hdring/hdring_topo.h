@@ -52,6 +52,9 @@ hdring_shape_t hdring_shape_single(int p);
 /* Field by field (the structure has padding). */
 bool hdring_shape_equal(const hdring_shape_t *a, const hdring_shape_t *b);
 
+/* Whether a node holds more ranks than cores (cores counted: hdring_shape_t.cores). */
+static inline bool hdring_shape_crowded(const hdring_shape_t *s) { return s->cores > 0 && s->ppn_max > s->cores; }
+
 /* "4 nodes x 2", "3 nodes x 1-4", "1 node", ", 2 cores each" when a node holds more ranks than cores, and
  * ", on one machine of 2 cores" (", 3 of them on one machine of 2 cores") when nodes share a machine: for the
  * trace. */
