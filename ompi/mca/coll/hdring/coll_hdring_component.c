@@ -29,6 +29,7 @@
 #include "ompi/mca/rte/rte.h"
 
 #include "coll_hdring.h"
+#include "coll_hdring_build.h"
 #include "hdring_defaults.h"
 
 static int hdring_register(void);
