@@ -57,9 +57,9 @@ AC_DEFUN([HDRING_FIND_OMPI], [
 
 # HDRING_CHECK_OMPI_DEVEL
 # -----------------------
-# Checks that Open MPI's internal (component) headers are installed and usable, that the installation is a
-# 4.1 series (the coll module ABI this component is written for), and supplies our compat fint_2_int.h where
-# the installation lacks it. Sets HDRING_COMPAT_CPPFLAGS.
+# Checks that Open MPI's internal (component) headers are installed and usable, that the installation is of a
+# series hdring is written for (4.1 or 5.0: coll_hdring_ompi.h holds what differs), and supplies our compat
+# fint_2_int.h where the installation lacks it. Sets HDRING_COMPAT_CPPFLAGS and HDRING_OMPI_SERIES.
 AC_DEFUN([HDRING_CHECK_OMPI_DEVEL], [
     AC_REQUIRE([HDRING_FIND_OMPI])
     hdring_save_CPPFLAGS=$CPPFLAGS
@@ -73,15 +73,17 @@ AC_DEFUN([HDRING_CHECK_OMPI_DEVEL], [
 
     AC_CHECK_HEADER([ompi_config.h], [], [AC_MSG_ERROR([ompi_config.h not found. $hdring_devel_hint])])
 
-    AC_MSG_CHECKING([whether Open MPI is a 4.1 release])
+    AC_MSG_CHECKING([Open MPI's release series])
     AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include "ompi_config.h"
-#if OMPI_MAJOR_VERSION != 4 || OMPI_MINOR_VERSION != 1
-#error "not Open MPI 4.1"
+#if !((OMPI_MAJOR_VERSION == 4 && OMPI_MINOR_VERSION == 1) || OMPI_MAJOR_VERSION == 5)
+#error "not Open MPI 4.1 or 5"
 #endif
-]], [])], [AC_MSG_RESULT([yes])],
-        [AC_MSG_RESULT([no])
-         AC_MSG_ERROR([hdring is built for the coll component ABI of Open MPI 4.1.x (Debian 12 ships 4.1.4).
-    Open MPI loads a component only into the release series it was built for; point --with-ompi at a 4.1 install.])])
+]], [])],
+        [HDRING_OMPI_SERIES=`"$OMPI_INFO" --version 2>/dev/null | sed -n 's/^Open MPI v\([[0-9]]*\.[[0-9]]*\).*/\1/p'`
+         AC_MSG_RESULT([$HDRING_OMPI_SERIES])],
+        [AC_MSG_RESULT([not 4.1 or 5.0])
+         AC_MSG_ERROR([hdring is built for the coll component interface of Open MPI 4.1.x or 5.0.x.
+    Open MPI loads a component only into the release series it was built for; point --with-ompi at such an install.])])
 
     AC_MSG_CHECKING([for ompi/mpi/fortran/base/fint_2_int.h])
     AC_PREPROC_IFELSE([AC_LANG_SOURCE([[#include "ompi_config.h"
@@ -119,6 +121,7 @@ AC_DEFUN([HDRING_CHECK_OMPI_DEVEL], [
     LDFLAGS=$hdring_save_LDFLAGS
     LIBS=$hdring_save_LIBS
     AC_SUBST([HDRING_COMPAT_CPPFLAGS])
+    AC_SUBST([HDRING_OMPI_SERIES])
 ])
 
 # HDRING_CHOOSE_COMPONENT_DIR

@@ -24,7 +24,7 @@
 #include "mpi.h"
 #include "ompi/mca/coll/coll.h"
 #include "ompi/communicator/communicator.h"
-#include "opal/threads/mutex.h"
+#include "coll_hdring_ompi.h"
 
 #include "hdring_algorithms.h"
 #include "hdring_cost.h"
@@ -72,7 +72,7 @@ typedef struct mca_coll_hdring_config {
 } mca_coll_hdring_config_t;
 
 typedef struct mca_coll_hdring_component_t {
-    mca_coll_base_component_2_0_0_t super;
+    mca_coll_base_component_t super;
     int priority;
     int output; /* opal_output stream of the verbose trace */
     mca_coll_hdring_config_t config;
@@ -84,7 +84,8 @@ typedef struct mca_coll_hdring_component_t {
     int npeers;
 } mca_coll_hdring_component_t;
 
-OMPI_MODULE_DECLSPEC extern mca_coll_hdring_component_t mca_coll_hdring_component;
+/* The one symbol the component exports: Open MPI finds the component by it (-fvisibility=hidden hides the rest). */
+extern __attribute__((visibility("default"))) mca_coll_hdring_component_t mca_coll_hdring_component;
 
 /* The lower-priority implementation of each collective hdring provides, kept for the cases it declines: the
  * fields of the communicator's table (mca_coll_base_comm_coll_t) with the same names. */

@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include "opal/util/output.h"
-#include "ompi/mca/rte/rte.h"
 #include "ompi/proc/proc.h"
 
 #include "coll_hdring.h"

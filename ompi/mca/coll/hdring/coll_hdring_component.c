@@ -26,7 +26,6 @@
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
 #include "ompi/mca/coll/base/coll_tags.h"
-#include "ompi/mca/rte/rte.h"
 
 #include "coll_hdring.h"
 #include "coll_hdring_build.h"
@@ -39,7 +38,7 @@ static int hdring_close(void);
 mca_coll_hdring_component_t mca_coll_hdring_component = {
     .super = {
         .collm_version = {
-            MCA_COLL_BASE_VERSION_2_0_0,
+            HDRING_COLL_BASE_VERSION,
             .mca_component_name = "hdring",
             MCA_BASE_MAKE_VERSION(component, 0, 1, 0),
             .mca_open_component = hdring_open,
@@ -169,7 +168,7 @@ typedef struct eager_follow {
     double bytes;
 } eager_follow_t;
 
-static eager_follow_t eager_follows[2] = {{"model_eager_bytes", "vader", false, NULL, false, 0},
+static eager_follow_t eager_follows[2] = {{"model_eager_bytes", HDRING_SM_BTL, false, NULL, false, 0},
                                           {"model_network_eager_bytes", "tcp", false, NULL, false, 0}};
 
 static void look_up(eager_follow_t *f)

@@ -35,9 +35,7 @@
 #include <string.h>
 
 #include "opal/mca/hwloc/base/base.h"
-#include "opal/mca/pmix/pmix.h"
 #include "opal/util/output.h"
-#include "ompi/mca/rte/rte.h"
 #include "ompi/proc/proc.h"
 #include "ompi/runtime/mpiruntime.h"
 
@@ -65,7 +63,7 @@ static const char *host_of(const ompi_proc_t *proc)
     }
     if (!asked) {
         int rc;
-        OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, OPAL_PMIX_HOSTNAME, &proc->super.proc_name, &mine, OPAL_STRING);
+        OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, HDRING_KEY_HOSTNAME, &proc->super.proc_name, &mine, HDRING_TYPE_STRING);
         mine = OPAL_SUCCESS == rc ? mine : NULL;
         asked = true;
     }
@@ -79,7 +77,7 @@ static int domain_of(const ompi_proc_t *proc)
     char *cpuset = NULL;
     int rc, domain = NO_DOMAIN;
 
-    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, OPAL_PMIX_CPUSET, &proc->super.proc_name, &cpuset, OPAL_STRING);
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, HDRING_KEY_CPUSET, &proc->super.proc_name, &cpuset, HDRING_TYPE_STRING);
     if (OPAL_SUCCESS != rc || NULL == cpuset || OPAL_SUCCESS != opal_hwloc_base_get_topology()) {
         free(cpuset);
         return NO_DOMAIN;
@@ -137,7 +135,7 @@ void mca_coll_hdring_machine_publish(void)
     }
     uint64_t value = mca_coll_hdring_hash(MCA_COLL_HDRING_HASH_SEED, boot_id, strlen(boot_id)) & ~MACHINE_CORES_MASK;
     value |= (uint64_t) cores < MACHINE_CORES_MASK ? (uint64_t) cores : MACHINE_CORES_MASK;
-    OPAL_MODEX_SEND_VALUE(rc, OPAL_PMIX_GLOBAL, MACHINE_KEY, &value, OPAL_UINT64);
+    OPAL_MODEX_SEND_VALUE(rc, HDRING_SCOPE_GLOBAL, MACHINE_KEY, &value, HDRING_TYPE_UINT64);
     (void) rc; /* unpublished, every node is a machine of its own */
 }
 
@@ -145,7 +143,7 @@ static uint64_t machine_of(const ompi_proc_t *proc)
 {
     uint64_t value = NO_MACHINE, *at = &value;
     int rc;
-    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, MACHINE_KEY, &proc->super.proc_name, &at, OPAL_UINT64);
+    OPAL_MODEX_RECV_VALUE_OPTIONAL(rc, MACHINE_KEY, &proc->super.proc_name, &at, HDRING_TYPE_UINT64);
     return OPAL_SUCCESS == rc && MACHINE_NOT_ASKED != value ? value : NO_MACHINE;
 }
 

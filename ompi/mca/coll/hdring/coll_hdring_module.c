@@ -16,7 +16,6 @@
 
 #include "opal/mca/base/mca_base_var.h"
 #include "ompi/mca/coll/base/base.h"
-#include "ompi/mca/rte/rte.h"
 
 #include "coll_hdring.h"
 
