@@ -15,7 +15,7 @@
  * should be 1: a control outside 1 +- 5% marks the size as noisy.
  *
  *   mpirun -np 4 hdring_ab [--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS]
- *                          [--csv FILE] [--compare | --churn] [--separated]
+ *                          [--csv FILE] [--compare | --churn] [--separated] [--kind nonblocking|persistent]
  *
  * --compare times every hdring algorithm of each collective (one communicator each) and tuned, interleaved
  * the same way, and names the fastest per size: the measurements behind the automatic choice's defaults.
@@ -32,6 +32,10 @@
  * mean over ranks of their time per call (the barrier excluded) instead of the slowest rank's time for the
  * batch. Back to back, calls overlap: a bcast's root starts the next call while its messages still travel, so
  * the pace is set by the busiest rank (a tree's root and its sends); separated, a call's own latency counts.
+ *
+ * --kind nonblocking times MPI_Iallreduce (...) and its MPI_Wait, persistent MPI_Start and MPI_Wait of a request
+ * made once per communicator and size (MPI_Allreduce_init, or MPIX_ in Open MPI 4.1). The baseline is then what
+ * serves nonblocking and persistent calls when hdring does not: libnbc.
  *
  * --alg forces one algorithm on the hdring communicator (for every collective measured). To compare with a
  * forced tuned algorithm, start the job with --mca coll_tuned_use_dynamic_rules 1 --mca
@@ -53,6 +57,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hdring_kinds.h"
 #include "hdring_mpi_util.h"
 
 #define MAX_SIZES 64
@@ -72,6 +77,7 @@ typedef struct options {
     bool compare; /* time every hdring algorithm instead of hdring against tuned */
     bool churn;   /* time dup + one call + free instead of calls */
     bool separated; /* a barrier before every call, each timed alone */
+    call_kind_t kind;
     int rounds;
     double batch_s;
 } options_t;
@@ -84,6 +90,7 @@ typedef struct bench {
     MPI_Comm book;    /* bookkeeping (tuned): barriers and the max of the timings */
     const char *hdring_priority; /* --churn: the priority binding a duplicate to hdring */
     bool churn, separated;
+    call_kind_t kind;
     int rank, size;
     char *sbuf, *rbuf;
     int *rcounts;
@@ -128,10 +135,16 @@ static void cvar_must(const char *name, const char *value)
     }
 }
 
-/* The component serving communicators hdring declines: han if the job ranks it above tuned, else tuned. */
+static call_kind_t measured_kind; /* what the baseline is depends on it */
+
+/* The component serving communicators hdring declines: han if the job ranks it above tuned, else tuned; libnbc
+ * for nonblocking and persistent calls. */
 static const char *baseline(void)
 {
     int han = -1, tuned = 30;
+    if (KIND_BLOCKING != measured_kind) {
+        return "libnbc";
+    }
     util_cvar_read_int("coll_tuned_priority", &tuned);
     return 0 == util_cvar_read_int("coll_han_priority", &han) && han > tuned ? "han" : "tuned";
 }
@@ -153,9 +166,93 @@ static const char *tuned_label(int coll)
 
 /* ---------------------------------------------------------------- one collective call */
 
+/* Persistent requests made so far: one per communicator, collective and size, the oldest replaced. */
+#define KEPT 16
+static struct {
+    MPI_Comm comm;
+    int coll;
+    size_t bytes;
+    MPI_Request r;
+} kept[KEPT];
+static int nkept, next_kept;
+
+static MPI_Request persistent(const bench_t *b, int coll, size_t bytes, MPI_Comm comm)
+{
+    const int p = b->size;
+    for (int i = 0; i < nkept; ++i) {
+        if (kept[i].comm == comm && kept[i].coll == coll && kept[i].bytes == bytes) {
+            return kept[i].r;
+        }
+    }
+    const int i = nkept < KEPT ? nkept++ : next_kept++ % KEPT;
+    if (MPI_REQUEST_NULL != kept[i].r) {
+        MPI_Request_free(&kept[i].r);
+    }
+    kept[i].comm = comm;
+    kept[i].coll = coll;
+    kept[i].bytes = bytes;
+    switch (coll) {
+    case COLL_ALLREDUCE:
+        kind_allreduce_init(b->sbuf, b->rbuf, (int) (bytes / sizeof(float)), MPI_FLOAT, MPI_SUM, comm, &kept[i].r);
+        break;
+    case COLL_REDUCE_SCATTER:
+        kind_reduce_scatter_init(b->sbuf, b->rbuf, b->rcounts, MPI_FLOAT, MPI_SUM, comm, &kept[i].r);
+        break;
+    case COLL_REDUCE_SCATTER_BLOCK:
+        kind_reduce_scatter_block_init(b->sbuf, b->rbuf, (int) (bytes / sizeof(float) / (size_t) p), MPI_FLOAT,
+                                       MPI_SUM, comm, &kept[i].r);
+        break;
+    case COLL_ALLGATHER:
+        kind_allgather_init(b->sbuf, (int) (bytes / (size_t) p), MPI_CHAR, b->rbuf, (int) (bytes / (size_t) p),
+                            MPI_CHAR, comm, &kept[i].r);
+        break;
+    default:
+        kind_bcast_init(b->rbuf, (int) bytes, MPI_CHAR, 0, comm, &kept[i].r);
+        break;
+    }
+    return kept[i].r;
+}
+
+/* A nonblocking call, or a start of its persistent request, and its MPI_Wait. */
+static void call_and_wait(const bench_t *b, int coll, size_t bytes, MPI_Comm comm)
+{
+    const int p = b->size;
+    MPI_Request r = MPI_REQUEST_NULL;
+    if (KIND_PERSISTENT == b->kind) {
+        r = persistent(b, coll, bytes, comm);
+        MPI_Start(&r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+        return;
+    }
+    switch (coll) {
+    case COLL_ALLREDUCE:
+        MPI_Iallreduce(b->sbuf, b->rbuf, (int) (bytes / sizeof(float)), MPI_FLOAT, MPI_SUM, comm, &r);
+        break;
+    case COLL_REDUCE_SCATTER:
+        MPI_Ireduce_scatter(b->sbuf, b->rbuf, b->rcounts, MPI_FLOAT, MPI_SUM, comm, &r);
+        break;
+    case COLL_REDUCE_SCATTER_BLOCK:
+        MPI_Ireduce_scatter_block(b->sbuf, b->rbuf, (int) (bytes / sizeof(float) / (size_t) p), MPI_FLOAT, MPI_SUM,
+                                  comm, &r);
+        break;
+    case COLL_ALLGATHER:
+        MPI_Iallgather(b->sbuf, (int) (bytes / (size_t) p), MPI_CHAR, b->rbuf, (int) (bytes / (size_t) p), MPI_CHAR,
+                       comm, &r);
+        break;
+    default:
+        MPI_Ibcast(b->rbuf, (int) bytes, MPI_CHAR, 0, comm, &r);
+        break;
+    }
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
 static void call(const bench_t *b, int coll, size_t bytes, MPI_Comm comm)
 {
     const int p = b->size;
+    if (KIND_BLOCKING != b->kind) {
+        call_and_wait(b, coll, bytes, comm);
+        return;
+    }
     switch (coll) {
     case COLL_ALLREDUCE:
         MPI_Allreduce(b->sbuf, b->rbuf, (int) (bytes / sizeof(float)), MPI_FLOAT, MPI_SUM, comm);
@@ -308,7 +405,10 @@ static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
     if (0 == b->rank) {
         char them[32];
         snprintf(them, sizeof(them), "%s (us)", baseline());
-        printf("\n# %s%s, %d ranks: hdring (%s) vs %s (%s), %d interleaved rounds\n", coll_names[coll],
+        printf("\n# %s%s%s, %d ranks: hdring (%s) vs %s (%s), %d interleaved rounds\n", coll_names[coll],
+               KIND_NONBLOCKING == o->kind  ? " nonblocking (the call and MPI_Wait)"
+               : KIND_PERSISTENT == o->kind ? " persistent (MPI_Start and MPI_Wait)"
+                                            : "",
                o->churn      ? " churn (MPI_Comm_dup, one call, MPI_Comm_free)"
                : o->separated ? " separated (a barrier before each call; mean of the ranks' times per call)"
                               : "",
@@ -454,7 +554,8 @@ static void usage(const char *why)
 {
     util_usage_exit("hdring_ab",
                     "[--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS] [--csv FILE] "
-                    "[--compare [--contenders LIST] | --churn] [--separated]\n(under mpirun; the comment at the top "
+                    "[--compare [--contenders LIST] | --churn] [--separated] [--kind nonblocking|persistent]\n(under "
+                    "mpirun; the comment at the top "
                     "of perf/hdring_ab.c and the README's Benchmarks section say what each does)",
                     why);
 }
@@ -508,6 +609,11 @@ static void parse(int argc, char **argv, options_t *o)
             o->churn |= 0 == strcmp(arg, "--churn");
             o->separated |= 0 == strcmp(arg, "--separated");
             --i; /* no value */
+        } else if (0 == strcmp(arg, "--kind")) {
+            if (!kind_parse(val) || KIND_MIXED == kind_mode) {
+                usage("--kind takes blocking, nonblocking or persistent");
+            }
+            o->kind = kind_mode;
         } else if (0 == strcmp(arg, "--rounds")) {
             o->rounds = atoi(val);
             if (o->rounds < 1 || o->rounds > MAX_ROUNDS) {
@@ -606,6 +712,7 @@ int main(int argc, char **argv)
     cvar_must("coll_hdring_priority", value);
     b.churn = o.churn;
     b.separated = o.separated;
+    b.kind = measured_kind = o.kind;
     b.hdring_priority = value;
 
     size_t max = 0;

@@ -24,6 +24,12 @@
  * wait forever (the run's time limit catches that) or take wrong data for right. The root must fail for at
  * least the algorithms that pack; and a bcast after it must deliver the right data everywhere.
  *
+ * --starve-rank checks the same of any rank and any call: for every collective, every algorithm (and auto) and
+ * every kind of call (blocking, nonblocking, persistent), rank 0 (never the bcast's root) has every allocation
+ * outside the PML refused during one call: at its first call on a new communicator (the call builds its task),
+ * and after a warm-up (scratch is allocated per call: coll_hdring_scratch_cache_bytes 0). Every rank must return,
+ * a rank that returns success must hold the right answer, and the next call must be right everywhere.
+ *
  * Prints "hdring_allocs: <n> checks, <m> failures" on rank 0; exit status 0 only without failures.
  */
 #define _GNU_SOURCE
@@ -37,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hdring_kinds.h"
 #include "hdring_mpi_util.h"
 
 /* ---- the counting allocator ---- */
@@ -62,7 +69,10 @@ static int ntransport;
 
 static int note_transport(struct dl_phdr_info *info, size_t size, void *unused)
 {
-    static const char *const kinds[] = {"mca_pml_", "mca_btl_", "mca_allocator_", "mca_mpool_", "mca_rcache_"};
+    /* and the dynamic loader, which allocates a thread's storage for a library's thread-local variables on their
+     * first use (and aborts the process when it gets none) */
+    static const char *const kinds[] = {"mca_pml_", "mca_btl_", "mca_allocator_", "mca_mpool_", "mca_rcache_",
+                                        "ld-linux"};
     const char *base = strrchr(info->dlpi_name, '/');
     bool wanted = false;
     (void) size, (void) unused;
@@ -322,12 +332,175 @@ static void check_starved_roots(void)
     }
     snprintf(list, sizeof(list), "auto,%s", algs);
     for (char *alg = strtok(list, ","); NULL != alg; alg = strtok(NULL, ",")) {
-        const bool packs = 0 != strcmp(alg, "auto") && NULL == strstr(alg, "binomial") && 0 != strcmp(alg, "flat");
+        /* the algorithms that cut the message (the registry's SPLIT and PIPELINED rows, hdring_registry.h) pack a
+         * message of a datatype that does not lie in one run: scatter_rhd, scatter_ring, chain, double_tree, and the
+         * hierarchical ones whose phase across nodes does */
+        const bool packs = NULL != strstr(alg, "scatter_") || 0 == strcmp(alg, "chain") ||
+                           0 == strcmp(alg, "double_tree");
         const bool root_failed = check_starved_root(alg, every_other, buf);
         expect(!packs || root_failed, "bcast alg=%s packs, yet its starved root did not fail: nothing was tested", alg);
     }
     MPI_Type_free(&every_other);
     free(buf);
+}
+
+/* ---- any rank that cannot allocate, any call ---- */
+
+#define STARVE_N 3000 /* elements per rank and block: 24 KB vectors of doubles */
+
+/* A call of collective coll in the current kind (kind_mode) on comm, its inputs from `round`; whether this rank's
+ * result is right (when the call succeeded), and the call's status in *rc. */
+static bool starve_call(int coll, MPI_Comm comm, int round, int *rc, double *in, double *out, int *rcounts)
+{
+    const int p = world_size, me = world_rank, n = STARVE_N, root = p - 1;
+    for (int i = 0; i < p * n; ++i) {
+        in[i] = (double) (round * 1000 + me * 7 + i % 101);
+        out[i] = -1;
+    }
+    switch (coll) {
+    case 0:
+        *rc = kind_allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
+        break;
+    case 1:
+        for (int b = 0; b < p; ++b) {
+            rcounts[b] = n - b % 3;
+        }
+        *rc = kind_reduce_scatter(in, out, rcounts, MPI_DOUBLE, MPI_SUM, comm);
+        break;
+    case 2:
+        *rc = kind_reduce_scatter_block(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
+        break;
+    case 3:
+        *rc = kind_allgather(in, n, MPI_DOUBLE, out, n, MPI_DOUBLE, comm);
+        break;
+    default:
+        for (int i = 0; i < n; ++i) {
+            out[i] = me == root ? (double) (round * 1000 + i) : -1;
+        }
+        *rc = kind_bcast(out, n, MPI_DOUBLE, root, comm);
+        break;
+    }
+    if (MPI_SUCCESS != *rc) {
+        return true;
+    }
+    int first = me * n, count = n; /* this rank's part of the vector */
+    if (1 == coll) {
+        first = 0;
+        for (int b = 0; b < me; ++b) {
+            first += rcounts[b];
+        }
+        count = rcounts[me];
+    }
+    const double ranks = (double) p * (p - 1) / 2 * 7;
+    for (int i = 0; i < (3 == coll ? p * n : count); ++i) {
+        double want;
+        switch (coll) {
+        case 0:
+            want = p * (double) (round * 1000 + i % 101) + ranks;
+            break;
+        case 1:
+        case 2:
+            want = p * (double) (round * 1000 + (first + i) % 101) + ranks;
+            break;
+        case 3:
+            want = (double) (round * 1000 + (i / n) * 7 + (i % n) % 101);
+            break;
+        default:
+            want = (double) (round * 1000 + i);
+            break;
+        }
+        if (out[i] != want) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Cases whose starved rank had allocations refused, and whose starved rank returned an error: a run where neither
+ * happened tested nothing. */
+static long starved_refusals, starved_failures;
+
+/* One collective, algorithm and kind: rank 0 starved at the first call (warmed = false) or after a warm-up. A rank
+ * refused memory may still succeed (it ran the algorithm without its cached schedule, say): then with the right
+ * answer. */
+static void check_starved_rank(int coll, const char *alg, bool warmed, double *in, double *out, int *rcounts)
+{
+    char var[96];
+    MPI_Comm comm;
+    int rc = MPI_SUCCESS, rc_starved, rc_after;
+    snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", util_coll_names[coll]);
+    util_cvar_write(var, alg);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    bool right = true;
+    if (warmed) {
+        right = starve_call(coll, comm, 1, &rc, in, out, rcounts) && MPI_SUCCESS == rc;
+    }
+    starving = 0 == world_rank;
+    allocations = 0;
+    const double t0 = MPI_Wtime();
+    const bool right_starved = starve_call(coll, comm, 2, &rc_starved, in, out, rcounts);
+    const double took = MPI_Wtime() - t0;
+    starving = 0;
+    const long refused = allocations;
+    const bool right_after = starve_call(coll, comm, 3, &rc_after, in, out, rcounts) && MPI_SUCCESS == rc_after;
+    MPI_Comm_free(&comm);
+    util_cvar_write(var, "auto");
+
+    const char *kind = kind_names[kind_mode], *when = warmed ? "after a warm-up" : "at its first call";
+    const long wrong = util_sum(MPI_COMM_WORLD, !right_starved), wrong_after = util_sum(MPI_COMM_WORLD, !right_after);
+    const long failed = util_sum(MPI_COMM_WORLD, MPI_SUCCESS != rc_starved);
+    const long starved_failed = util_sum(MPI_COMM_WORLD, 0 == world_rank && MPI_SUCCESS != rc_starved);
+    const long refused_there = util_sum(MPI_COMM_WORLD, 0 == world_rank ? refused : 0);
+    if (0 == world_rank && (0 != failed || 0 != refused_there)) {
+        printf("%s alg=%s %s, rank 0 starved %s (%ld allocations refused): %ld of %d ranks returned an error%s "
+               "(%.3f s)\n", util_coll_names[coll], alg, kind, when, refused_there, failed, world_size,
+               starved_failed ? ", rank 0 among them" : "", took);
+    }
+    expect(0 == util_sum(MPI_COMM_WORLD, !right), "%s alg=%s %s: the warm-up call was wrong", util_coll_names[coll],
+           alg, kind);
+    expect(0 == wrong, "%s alg=%s %s, rank 0 starved %s: %ld ranks returned success with wrong data",
+           util_coll_names[coll], alg, kind, when, wrong);
+    expect(0 == wrong_after, "%s alg=%s %s, rank 0 starved %s: the call after it failed or was wrong on %ld ranks",
+           util_coll_names[coll], alg, kind, when, wrong_after);
+    starved_failures += 0 != starved_failed;
+    starved_refusals += 0 != refused_there;
+}
+
+static void check_starved_ranks(const char *colls, const char *kinds)
+{
+    double *in = calloc((size_t) world_size * STARVE_N, sizeof(double));
+    double *out = calloc((size_t) world_size * STARVE_N, sizeof(double));
+    int *rcounts = calloc((size_t) world_size, sizeof(int));
+    util_cvar_write("coll_hdring_scratch_cache_bytes", "0");
+    /* Open MPI 4.1 reports the errors of nonblocking collectives' requests to MPI_COMM_WORLD's handler, whatever
+     * their communicator's */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    for (int k = KIND_BLOCKING; k <= KIND_PERSISTENT; ++k) {
+        kind_mode = (call_kind_t) k;
+        if (NULL != kinds && !util_listed(kinds, kind_names[k])) {
+            continue;
+        }
+        for (int coll = 0; coll < UTIL_NCOLLS; ++coll) {
+            char var[96], algs[1024], list[1100];
+            if (NULL != colls && !util_listed(colls, util_coll_names[coll])) {
+                continue;
+            }
+            snprintf(var, sizeof(var), "coll_hdring_%s_algorithm", util_coll_names[coll]);
+            util_cvar_enum_names(var, algs, sizeof(algs));
+            snprintf(list, sizeof(list), "auto,%s", algs);
+            for (char *alg = strtok(list, ","); NULL != alg; alg = strtok(NULL, ",")) {
+                check_starved_rank(coll, alg, false, in, out, rcounts);
+                check_starved_rank(coll, alg, true, in, out, rcounts);
+            }
+        }
+    }
+    expect(starved_refusals > 0 && starved_failures > 0,
+           "starving rank 0 refused %ld of its calls memory and failed %ld: nothing was tested", starved_refusals,
+           starved_failures);
+    free(in);
+    free(out);
+    free(rcounts);
 }
 
 /* The counting must see an allocation made inside the window, through the library's own path too. */
@@ -349,13 +522,15 @@ static void check_counting(void)
 
 static void usage(const char *why)
 {
-    util_usage_exit("hdring_allocs", "[--colls LIST] [--sizes LIST] | --starve-bcast-root", why);
+    util_usage_exit("hdring_allocs",
+                    "[--colls LIST] [--sizes LIST] | --starve-bcast-root | --starve-rank [--colls LIST] [--kinds LIST]",
+                    why);
 }
 
 int main(int argc, char **argv)
 {
-    const char *colls = NULL, *sizes = "8,64,1024,4096,65536";
-    bool starve_bcast_root = false;
+    const char *colls = NULL, *kinds = NULL, *sizes = "8,64,1024,4096,65536";
+    bool starve_bcast_root = false, starve_rank = false;
     int provided;
 
     MPI_Init(&argc, &argv);
@@ -365,10 +540,14 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; ++i) {
         if (0 == strcmp(argv[i], "--colls") && i + 1 < argc) {
             colls = argv[++i];
+        } else if (0 == strcmp(argv[i], "--kinds") && i + 1 < argc) {
+            kinds = argv[++i];
         } else if (0 == strcmp(argv[i], "--sizes") && i + 1 < argc) {
             sizes = argv[++i];
         } else if (0 == strcmp(argv[i], "--starve-bcast-root")) {
             starve_bcast_root = true;
+        } else if (0 == strcmp(argv[i], "--starve-rank")) {
+            starve_rank = true;
         } else if (0 == strcmp(argv[i], "--help")) {
             usage(NULL);
         } else {
@@ -399,7 +578,10 @@ int main(int argc, char **argv)
     if (starve_bcast_root) {
         check_starved_roots();
     }
-    for (int coll = 0; coll < UTIL_NCOLLS && !starve_bcast_root; ++coll) {
+    if (starve_rank) {
+        check_starved_ranks(colls, kinds);
+    }
+    for (int coll = 0; coll < UTIL_NCOLLS && !starve_bcast_root && !starve_rank; ++coll) {
         char var[96], algs[1024];
         if (NULL != colls && !util_listed(colls, util_coll_names[coll])) {
             continue;

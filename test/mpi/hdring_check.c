@@ -19,6 +19,10 @@
  *   hdring_check --repro [--alg ...]     floating-point results: identical on all ranks and run after run
  *   hdring_check --large [--alg ...]     vectors of more than 2^31 bytes (allreduce, allgather, bcast,
  *                                        reduce_scatter_block)
+ *   --kind K                             every collective call blocking (default), nonblocking (the I-call and a
+ *                                        completion), persistent (init, start, completion, free) or mixed (each in
+ *                                        turn); completions by MPI_Wait, MPI_Test, MPI_Waitall, MPI_Waitany and
+ *                                        MPI_Testall in turn (hdring_kinds.h)
  *
  * --alg takes algorithm names, "auto", "all" (default: auto plus every algorithm of the collective) or "env"
  * (leave coll_hdring_<coll>_algorithm as the MCA parameters set it). With --large, "all" is auto, every flat
@@ -36,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hdring_kinds.h"
 #include "hdring_mpi_util.h"
 
 #define MAX_REPORTS 20 /* failures printed per rank */
@@ -417,7 +422,7 @@ static void run_allreduce(ctx_t *c, const kind_t *k, size_t count, bool in_place
     } else {
         init_out(k, rbuf, count);
     }
-    MPI_Allreduce(in_place ? MPI_IN_PLACE : sbuf, rbuf, (int) count, *k->type, *k->op, c->comm);
+    kind_allreduce(in_place ? MPI_IN_PLACE : sbuf, rbuf, (int) count, *k->type, *k->op, c->comm);
     char *want = expected_reduction(c, k, count, salt);
     check_range(c, k, count, in_place, -1, rbuf, want, count, 0, "result");
     if (!in_place) {
@@ -472,9 +477,9 @@ static void run_reduce_scatter(ctx_t *c, const kind_t *k, size_t n, int shape, b
     }
     const void *send = in_place ? MPI_IN_PLACE : sbuf;
     if (block) {
-        MPI_Reduce_scatter_block(send, rbuf, (int) n, *k->type, *k->op, c->comm);
+        kind_reduce_scatter_block(send, rbuf, (int) n, *k->type, *k->op, c->comm);
     } else {
-        MPI_Reduce_scatter(send, rbuf, rcounts, *k->type, *k->op, c->comm);
+        kind_reduce_scatter(send, rbuf, rcounts, *k->type, *k->op, c->comm);
     }
     char *want = expected_reduction(c, k, total, salt);
     check_range(c, k, total, in_place, -1, rbuf, want + mine_at * k->size, mine, mine_at, "result");
@@ -508,9 +513,9 @@ static void run_allgather(ctx_t *c, const kind_t *k, size_t n, bool in_place)
     init_out(k, rbuf, total);
     if (in_place) {
         memcpy(rbuf + (size_t) c->rank * n * k->size, sbuf, n * k->size);
-        MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rbuf, (int) n, *k->type, c->comm);
+        kind_allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, rbuf, (int) n, *k->type, c->comm);
     } else {
-        MPI_Allgather(sbuf, (int) n, *k->type, rbuf, (int) n, *k->type, c->comm);
+        kind_allgather(sbuf, (int) n, *k->type, rbuf, (int) n, *k->type, c->comm);
     }
     check_range(c, k, total, in_place, -1, rbuf, want, total, 0, "result");
     ++c->cases;
@@ -575,7 +580,7 @@ static void run_allgather_mixed(ctx_t *c, size_t n)
     void *sbuf = view_alloc(sview, n), *rbuf = view_alloc(rview, total);
     fill_gap(want, total, 0, salt);
     to_view(sview, sbuf, want + (size_t) c->rank * n, n);
-    MPI_Allgather(sbuf, view_count(sview, n), view_type(sview), rbuf, view_count(rview, n), view_type(rview),
+    kind_allgather(sbuf, view_count(sview, n), view_type(sview), rbuf, view_count(rview, n), view_type(rview),
                   c->comm);
     from_view(rview, rbuf, got, total);
     check_range(c, &int_pairs_kind, total, false, -1, got, want, total, 0, "result");
@@ -596,7 +601,7 @@ static void run_bcast(ctx_t *c, const kind_t *k, size_t count, int root)
     } else {
         init_out(k, buf, count);
     }
-    MPI_Bcast(buf, (int) count, *k->type, root, c->comm);
+    kind_bcast(buf, (int) count, *k->type, root, c->comm);
     check_range(c, k, count, false, root, buf, want, count, 0, "result");
     ++c->cases;
     xfree(buf);
@@ -613,7 +618,7 @@ static void run_bcast_mixed(ctx_t *c, size_t n, int root)
     if (c->rank == root) {
         to_view(view, buf, want, n);
     }
-    MPI_Bcast(buf, view_count(view, n), view_type(view), root, c->comm);
+    kind_bcast(buf, view_count(view, n), view_type(view), root, c->comm);
     from_view(view, buf, got, n);
     check_range(c, &int_pairs_kind, n, false, root, got, want, n, 0, "result");
     ++c->cases;
@@ -779,7 +784,8 @@ static void with_comms(ctx_t *c, const options_t *o, int coll)
         starting(c, what);
         c->comm = list[i].comm;
         c->comm_name = list[i].name;
-        c->salt = 0; /* every rank of a communicator runs the same cases from here */
+        c->salt = 0; /* every rank of a communicator runs the same cases from here, in the same kinds */
+        kind_restart();
         MPI_Comm_rank(c->comm, &c->rank);
         MPI_Comm_size(c->comm, &c->size);
         run_collective(c, o, coll);
@@ -840,7 +846,7 @@ static void run_retyped(ctx_t *c, const options_t *o)
             for (size_t i = 0; i < ints; ++i) {
                 buf[i] = 0 == c->rank ? (int) mix((uint32_t) round, (uint32_t) rep, (uint32_t) i) : -1;
             }
-            MPI_Bcast(buf, (int) count, type, 0, c->comm);
+            kind_bcast(buf, (int) count, type, 0, c->comm);
             for (size_t i = 0; i < ints; ++i) {
                 const bool data = !gapped || 1 != i % 3;
                 const int want = data || 0 == c->rank ? (int) mix((uint32_t) round, (uint32_t) rep, (uint32_t) i) : -1;
@@ -894,9 +900,9 @@ static void interleaved_case(ctx_t *c, bool scatter, size_t n, MPI_Op op, bool m
         in[i] = interleaved_value(c->rank, i);
     }
     if (scatter) {
-        MPI_Reduce_scatter_block(in, out, (int) n, MPI_INT, op, c->comm);
+        kind_reduce_scatter_block(in, out, (int) n, MPI_INT, op, c->comm);
     } else {
-        MPI_Allreduce(in, out, (int) n, MPI_INT, op, c->comm);
+        kind_allreduce(in, out, (int) n, MPI_INT, op, c->comm);
     }
     const size_t first = scatter ? (size_t) c->rank * n : 0;
     for (size_t i = 0; i < n; ++i) {
@@ -1003,9 +1009,9 @@ static void run_repro_roles(ctx_t *c, const char *alg, size_t n)
             for (int rep = 0; rep < 2; ++rep) {
                 if (in_place) {
                     memcpy(r[rep], in, n * sizeof(double));
-                    MPI_Allreduce(MPI_IN_PLACE, r[rep], (int) n, MPI_DOUBLE, ops[oi], c->comm);
+                    kind_allreduce(MPI_IN_PLACE, r[rep], (int) n, MPI_DOUBLE, ops[oi], c->comm);
                 } else {
-                    MPI_Allreduce(in, r[rep], (int) n, MPI_DOUBLE, ops[oi], c->comm);
+                    kind_allreduce(in, r[rep], (int) n, MPI_DOUBLE, ops[oi], c->comm);
                 }
             }
             ++c->cases;
@@ -1075,16 +1081,16 @@ static void run_repro(ctx_t *c, const options_t *o)
                 for (int rep = 0; rep < 2; ++rep) {
                     double *r = rep ? r2 : r1;
                     if (0 == coll) {
-                        MPI_Allreduce(in, r, (int) n, MPI_DOUBLE, MPI_SUM, comm);
+                        kind_allreduce(in, r, (int) n, MPI_DOUBLE, MPI_SUM, comm);
                     } else if (1 == coll) {
                         int *rc = xmalloc((size_t) c->size * sizeof(int));
                         for (int i = 0; i < c->size; ++i) {
                             rc[i] = (int) per;
                         }
-                        MPI_Reduce_scatter(in, r, rc, MPI_DOUBLE, MPI_SUM, comm);
+                        kind_reduce_scatter(in, r, rc, MPI_DOUBLE, MPI_SUM, comm);
                         xfree(rc);
                     } else {
-                        MPI_Reduce_scatter_block(in, r, (int) per, MPI_DOUBLE, MPI_SUM, comm);
+                        kind_reduce_scatter_block(in, r, (int) per, MPI_DOUBLE, MPI_SUM, comm);
                     }
                 }
                 ++c->cases;
@@ -1177,7 +1183,7 @@ static void run_large(ctx_t *c, const options_t *o)
                 for (size_t i = 0; i < n * INTS; ++i) {
                     buf[i] = (c->rank + 1) * (int) (i % 1000);
                 }
-                MPI_Allreduce(MPI_IN_PLACE, buf, (int) (n * INTS), MPI_INT, MPI_SUM, comm);
+                kind_allreduce(MPI_IN_PLACE, buf, (int) (n * INTS), MPI_INT, MPI_SUM, comm);
                 const int factor = c->size * (c->size + 1) / 2;
                 for (size_t i = 0; i < n * INTS && bad < 0; ++i) {
                     bad = buf[i] == factor * (int) (i % 1000) ? -1 : (long) i;
@@ -1186,7 +1192,7 @@ static void run_large(ctx_t *c, const options_t *o)
                 for (size_t i = (size_t) c->rank * per * INTS; i < (size_t) (c->rank + 1) * per * INTS; ++i) {
                     buf[i] = (int) (i % 100003);
                 }
-                MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, (int) per, kib, comm);
+                kind_allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, (int) per, kib, comm);
                 for (size_t i = 0; i < n * INTS && bad < 0; ++i) {
                     bad = buf[i] == (int) (i % 100003) ? -1 : (long) i;
                 }
@@ -1194,7 +1200,7 @@ static void run_large(ctx_t *c, const options_t *o)
                 for (size_t i = 0; i < n * INTS; ++i) {
                     buf[i] = 0 == c->rank ? (int) (i % 99991) : -1;
                 }
-                MPI_Bcast(buf, (int) n, kib, 0, comm);
+                kind_bcast(buf, (int) n, kib, 0, comm);
                 for (size_t i = 0; i < n * INTS && bad < 0; ++i) {
                     bad = buf[i] == (int) (i % 99991) ? -1 : (long) i;
                 }
@@ -1202,7 +1208,7 @@ static void run_large(ctx_t *c, const options_t *o)
                 for (size_t i = 0; i < n * INTS; ++i) {
                     buf[i] = (c->rank + 1) * (int) (i % 1000);
                 }
-                MPI_Reduce_scatter_block(MPI_IN_PLACE, buf, (int) (per * INTS), MPI_INT, MPI_SUM, comm);
+                kind_reduce_scatter_block(MPI_IN_PLACE, buf, (int) (per * INTS), MPI_INT, MPI_SUM, comm);
                 const int factor = c->size * (c->size + 1) / 2;
                 const size_t first = (size_t) c->rank * per * INTS;
                 for (size_t i = 0; i < per * INTS && bad < 0; ++i) {
@@ -1229,7 +1235,7 @@ static void usage(const char *why)
 {
     util_usage_exit("hdring_check",
                     "[--coll LIST] [--alg LIST] [--counts LIST] [--types LIST] [--quick] [--repeat N] [--repro] "
-                    "[--large]\n"
+                    "[--large] [--kind blocking|nonblocking|persistent|mixed]\n"
                     "(under mpirun; the comment at the top of test/mpi/hdring_check.c says what each does)",
                     why);
 }
@@ -1255,6 +1261,10 @@ int main(int argc, char **argv)
             o.repeat = atoi(argv[++i]);
             if (o.repeat < 1) {
                 usage("--repeat takes a count of at least 1");
+            }
+        } else if (0 == strcmp(argv[i], "--kind") && i + 1 < argc) {
+            if (!kind_parse(argv[++i])) {
+                usage("--kind takes blocking, nonblocking, persistent or mixed");
             }
         } else if (0 == strcmp(argv[i], "--quick")) {
             o.quick = true;

@@ -7,12 +7,12 @@
  *              dup (comm "hdring"). Allreduce 7 ints on "hdring" and 11 ints on "tuned": with
  *              coll_hdring_verbose 1 the trace must show bytes=28 and never bytes=44 (the runner checks).
  *   --churn    100 rounds of dup, split and free, with a checked allreduce on every new communicator.
- *   --adopt    (odd np, coll_hdring_verbose 3) 30 communicators one after another, each freed before the next:
+ *   --adopt    (odd np, coll_hdring_verbose 2) 30 communicators one after another, each freed before the next:
  *              dups of MPI_COMM_WORLD, and every third a split with the ranks reversed (same size and node,
  *              other ranks but the middle one's). Each takes 1 or 3 rounds of allreduce, allgather, bcast from
- *              rank 1 and reduce_scatter_block, all checked: calls kept for the repeat path pass from one
- *              communicator to the next of the same placement (the runner checks the trace says so), and
- *              must still send to the right ranks.
+ *              rank 1 and reduce_scatter_block, all checked: communicators of one setup share its cached tasks
+ *              (the runner counts the schedules the trace says were built), which must still send to the right
+ *              ranks.
  *   --self     MPI_COMM_SELF and size-1 split communicators.
  *   --intercomm  an intercommunicator between two halves of MPI_COMM_WORLD, which hdring declines (the
  *              runner checks coll_base_verbose output); allreduce and bcast must still be right.
@@ -20,7 +20,7 @@
  *              communicator, a checked allreduce of a size of its own, a bcast, and free: calls on several
  *              communicators at once must not share a module's state (two communicators handed one state give
  *              wrong sums here), and creation and release from several threads go through the component's
- *              shared tables (parameter snapshot, plans, placements, spare states).
+ *              shared tables (parameter snapshot, setups and their task caches).
  *
  * Prints "hdring_lifecycle: <n> checks, <m> failures" on rank 0; exit status 0 only without failures.
  */

@@ -13,12 +13,13 @@
 #   HDRING_SRCDIR   the source tree (for perf/cluster)
 #   HDRING_MODEL    the hdring_model tool
 #   HDRING_TUNE     the hdring-tune tool
-#   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix trace decision topology repro large cluster
+#   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix nonblocking trace decision topology repro large
+#                      cluster
 #   HDRING_MPI_TIMEOUT a fixed time limit per run, in seconds, instead of the calibrated ones
 set -u
 
 : "${HDRING_STAGE:?}" "${HDRING_TESTBIN:?}" "${MPIRUN:=mpirun}" "${OMPI_INFO:=ompi_info}"
-SUITES=${HDRING_MPI_SUITES:-foundation matrix trace decision topology repro large cluster}
+SUITES=${HDRING_MPI_SUITES:-foundation matrix nonblocking trace decision topology repro large cluster}
 
 export OMPI_MCA_mca_component_path="$HDRING_STAGE:SYS_DEFAULT"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -144,16 +145,18 @@ suite_foundation() {
     # ompi_info shows the component and every parameter with help text
     local params="priority verbose scratch_cache_bytes max_message_elements model_latency_us model_bandwidth_mbs"
     params="$params model_network_latency_us model_network_bandwidth_mbs model_network_exchange_mbs model_reduce_mbs"
-    params="$params node_map check_parameters"
+    params="$params node_map check_parameters nonblocking"
     for c in allreduce reduce_scatter reduce_scatter_block allgather bcast; do
         params="$params ${c}_algorithm ${c}_small_bytes_pof2 ${c}_small_bytes_npof2 ${c}_large_bytes_pof2 ${c}_large_bytes_npof2"
     done
-    "$OMPI_INFO" --param coll hdring --level 9 >"$LOG" 2>&1
+    "$OMPI_INFO" --param coll hdring --level 9 --parsable >"$LOG" 2>&1
     local missing=""
     for p in $params; do
-        grep -q "parameter \"coll_hdring_$p\"" "$LOG" || missing="$missing $p"
+        has "^mca:coll:hdring:param:coll_hdring_$p:help:[A-Z]" || missing="$missing $p"
     done
-    if [ -z "$missing" ] && has 'Valid values: 0:"auto", 1:"ring", 2:"rhd", 3:"binary_blocks", 4:"recursive_doubling"'; then
+    local enum=mca:coll:hdring:param:coll_hdring_allreduce_algorithm:enumerator:value
+    if [ -z "$missing" ] && has "^$enum:0:auto\$" && has "^$enum:1:ring\$" && has "^$enum:2:rhd\$" &&
+        has "^$enum:4:recursive_doubling\$"; then
         pass "ompi_info lists every coll_hdring parameter"
     else
         fail "ompi_info lists every coll_hdring parameter" "missing:$missing"
@@ -243,6 +246,13 @@ suite_foundation() {
             "$np" "$bin/hdring_allocs" --starve-bcast-root
     done
 
+    # any rank that cannot allocate, at any call of any collective, algorithm and kind: every rank returns, a rank
+    # that returns success holds the right answer, the next call is right everywhere
+    for np in 3 5; do
+        check "a rank refused memory in any call (every collective, algorithm and kind): all return, none wrong, the next call right, np=$np" \
+            "$np" "$bin/hdring_allocs" --starve-rank
+    done
+
     # declined cases: the fallback answers, and the trace says so
     mpi 4 --mca coll_hdring_verbose 1 "$bin/hdring_check" --coll allreduce --alg ring --counts 5
     if [ $? -eq 0 ] && has 'alg=fallback \(forced by coll_hdring_allreduce_algorithm: ring reorders operands and the op is not commutative\)' &&
@@ -282,15 +292,17 @@ suite_foundation() {
 
     # communicator lifecycle
     check "100 rounds of dup/split/free (np=4)" 4 "$bin/hdring_lifecycle" --churn
-    # kept calls pass from a communicator to the next of the same placement where this rank has the same rank;
-    # the reversed splits change every rank's but the middle one's, so ranks mix the repeat path with the full
-    # one. Rank 0 (which traces) passes all four on from a dup of 3 rounds to the next dup: rounds 1, 7, ..., 25
-    local kept='keeps the repeat path of the previous one of the same placement (4 collectives)$'
-    mpi 5 --mca coll_hdring_verbose 3 "$bin/hdring_lifecycle" --adopt
-    if [ $? -eq 0 ] && has '[1-9][0-9]* (cases|checks), 0 failures$' && [ "$(grep -c "$kept" "$LOG")" -eq 5 ]; then
-        pass "communicators of one placement pass their kept calls on, answers right (np=5)"
+    # communicators of one setup (size, this rank's rank, placement, parameters) share its cached tasks: of 60
+    # allreduces on 30 communicators one after another (dups of MPI_COMM_WORLD, traced by world rank 0, and
+    # rank-reversed splits, traced by world rank 4), two build their schedule, one for each setup, and the others
+    # take it from the cache; the answers are right
+    mpi 5 --mca coll_hdring_verbose 2 "$bin/hdring_lifecycle" --adopt
+    if [ $? -eq 0 ] && has '[1-9][0-9]* (cases|checks), 0 failures$' &&
+        [ "$(grep -c '^hdring: allreduce schedule built for this call' "$LOG")" -eq 2 ] &&
+        [ "$(grep -c '^hdring: allreduce schedule from the cache' "$LOG")" -eq 58 ]; then
+        pass "communicators of one setup share its tasks: 2 of 60 allreduces on 30 communicators build theirs (np=5)"
     else
-        fail "communicators of one placement pass their kept calls on, answers right (np=5)"
+        fail "communicators of one setup share its tasks: 2 of 60 allreduces on 30 communicators build theirs (np=5)"
     fi
     check "3 threads per process create, use and free communicators at once (np=4, MPI_THREAD_MULTIPLE)" 4 \
         "$bin/hdring_lifecycle" --threads
@@ -322,29 +334,26 @@ algs_of() {
 
 # Every collective with every algorithm forced and with auto, on a dup of MPI_COMM_WORLD, both halves of an
 # uneven split and a rank-reversed communicator; counts 0, 1, p-1, p, p+1, 3p+2, 1000+p, 40003; every
-# datatype and operation of hdring_check; in place and not. Each case calls its collective once: at some sizes
-# every call is recorded and replayed (coll_hdring_replay_calls 1), at the others every call runs its algorithm
-# directly (0).
+# datatype and operation of hdring_check; in place and not. Each case calls its collective once: blocking, or at
+# some sizes each kind in turn (blocking; nonblocking, the I-call completed by MPI_Wait, MPI_Test, MPI_Waitall,
+# MPI_Waitany or MPI_Testall in turn; persistent: init, start, completion, free).
 suite_matrix() {
-    local replay
+    local kinds
+    local kind
     for np in 1 2 3 4 5 6 7 8 9 12 16; do
-        case $np in 1 | 3 | 4 | 5 | 7 | 16) replay=1 ;; *) replay=0 ;; esac
+        case $np in 2 | 5 | 7 | 9) kind=mixed ;; *) kind=blocking ;; esac
         for c in $COLLS; do
-            check "$c, every algorithm and auto, $([ $replay = 1 ] && echo replayed || echo direct), np=$np" "$np" \
-                --mca coll_hdring_replay_calls "$replay" "$HDRING_TESTBIN/hdring_check" --coll "$c"
+            check "$c, every algorithm and auto, $kind, np=$np" "$np" "$HDRING_TESTBIN/hdring_check" --coll "$c" \
+                --kind "$kind"
         done
     done
-    # Calls that repeat the previous call's arguments (coll_hdring_repeat.c): every case three times in a row, each
-    # time with new buffers and data, its schedule recorded at the first call (replay_calls 1) or the second (2);
-    # datatypes freed and created again between repeated bcasts; other calls (whose scratch replaces the module's)
-    # and freed user operations between repeated allreduces. At 2 ranks every schedule is one exchange, which replays
-    # as that exchange alone (coll_hdring_compiled.c); at more, a bcast's leaves.
+    # Calls that repeat the previous call's arguments take its task (coll_hdring_call.c): every case three times in
+    # a row, each time with new buffers and data; datatypes freed and created again between repeated bcasts; other
+    # calls (whose scratch replaces the module's) and freed user operations between repeated allreduces; the kinds
+    # of call in turn.
     for np in 2 3 4 5; do
-        for replay in 1 2; do
-            local what="each case 3 times in a row (repeat path), replay_calls $replay, np=$np"
-            check "every collective and algorithm, $what" "$np" --mca coll_hdring_replay_calls "$replay" \
-                "$HDRING_TESTBIN/hdring_check" --repeat 3 --quick
-        done
+        check "every collective and algorithm, each case 3 times in a row, every kind in turn, np=$np" "$np" \
+            "$HDRING_TESTBIN/hdring_check" --repeat 3 --quick --kind mixed
     done
     # coll/self (priority 75) serves size-1 communicators unless excluded; then hdring does.
     for np in 1 3; do
@@ -405,8 +414,8 @@ suite_matrix() {
     for seg in 1 7 4096; do
         counts=()
         [ "$seg" != 1 ] || counts=(--counts 0,1,4,5,6,17,1005)
-        check "bcast in segments of $seg B (coll_hdring_bcast_segment_bytes), replayed, np=5" 5 \
-            --mca coll_hdring_replay_calls 1 --mca coll_hdring_bcast_segment_bytes "$seg" \
+        check "bcast in segments of $seg B (coll_hdring_bcast_segment_bytes), np=5" 5 \
+            --mca coll_hdring_bcast_segment_bytes "$seg" \
             "$HDRING_TESTBIN/hdring_check" --coll bcast "${counts[@]}"
         check "ring reduce-scatter in segments of $seg B (coll_hdring_<coll>_segment_bytes), np=5" 5 \
             --mca coll_hdring_allreduce_segment_bytes "$seg" --mca coll_hdring_reduce_scatter_segment_bytes "$seg" \
@@ -420,6 +429,26 @@ suite_matrix() {
     else
         fail "an invalid max_message_elements is reported and replaced by the default (np=2)"
     fi
+}
+
+# Nonblocking and persistent calls in flight together (hdring_nbc): several collectives at once on one
+# communicator and on two, beside a libnbc collective and a blocking call, completed in every order; persistent
+# requests started again and again with new data; threads; a communicator freed with its calls in flight.
+suite_nonblocking() {
+    local bin=$HDRING_TESTBIN
+    for np in 3 4; do
+        check "every algorithm: the five collectives in flight at once, on one communicator and two, completed in every order (np=$np)" \
+            "$np" "$bin/hdring_nbc" --outstanding
+    done
+    check "every algorithm across 4 nodes x 2 round-robin (node map): the five in flight at once (np=8)" 8 \
+        --mca coll_hdring_node_map 0,1,2,3,0,1,2,3 "$bin/hdring_nbc" --outstanding
+    for np in 3 5; do
+        check "every algorithm: persistent requests started 12 times with new data, together and one by one (np=$np)" \
+            "$np" "$bin/hdring_nbc" --persistent
+    done
+    check "3 threads per process, each nonblocking, persistent and blocking calls on a communicator of its own (np=4, MPI_THREAD_MULTIPLE)" \
+        4 "$bin/hdring_nbc" --threads
+    check "a communicator freed with its calls in flight: they complete right (np=3)" 3 "$bin/hdring_nbc" --free
 }
 
 # The trace shows each forced algorithm running (not the fallback) for commutative operations.
@@ -439,45 +468,21 @@ suite_trace() {
             fail "trace shows every forced algorithm running, none falling back (np=$np)" "missing:$missing"
         fi
     done
-    # Recorded schedules: with replay_calls 1 every call records its schedule and replays it, with 2 the second of
-    # identical calls records it and the third replays it (hdring_check repeats the allreduce of --counts 7,7,7),
-    # with 0 no call does either.
-    local replay
-    for replay in 1 2 0; do
-        mpi 5 --mca coll_hdring_verbose 2 --mca coll_hdring_replay_calls "$replay" "$HDRING_TESTBIN/hdring_check" \
-            --alg all --types int --counts 7,7,7
-        local rc=$? missing="" c
-        case $replay in
-        1) for c in $COLLS; do
-               has "^hdring: $c recorded its schedule and replayed it \(calls in a row with these arguments: 1; schedule: [1-9][0-9]* steps\)$" ||
-                   missing="$missing $c"
-           done
-           ! has 'repeated the previous call' || missing="$missing (a call took the repeat path at level 2)" ;;
-        2) has "^hdring: allreduce recorded its schedule and replayed it \(calls in a row with these arguments: 2; schedule: [1-9][0-9]* steps\)$" &&
-               has "^hdring: allreduce replayed \(calls in a row with these arguments: 3; schedule: [1-9][0-9]* steps\)$" ||
-               missing="allreduce recorded at the second call and replayed at the third" ;;
-        0) ! has '^hdring: [a-z_]+ (recorded|replayed)' && has '^hdring: allreduce ran directly' ||
-               missing="every call run directly" ;;
-        esac
-        if [ $rc -eq 0 ] && [ -z "$missing" ] && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
-            pass "trace: recorded schedules replayed as coll_hdring_replay_calls $replay says (np=5)"
-        else
-            fail "trace: recorded schedules replayed as coll_hdring_replay_calls $replay says (np=5)" "missing: $missing"
-        fi
-    done
-    # Calls that repeat the previous call's arguments take the repeat path (coll_hdring_repeat.c), and at level 3
-    # rank 0 says so. Each case three times in a row: the first records its schedule and replays it, the next two
-    # repeat it.
-    mpi 5 --mca coll_hdring_verbose 3 --mca coll_hdring_replay_calls 1 "$HDRING_TESTBIN/hdring_check" --alg auto \
-        --types int --counts 7 --repeat 3
-    local rc=$? missing=""
+    # Schedules: every call's is built once per setup and key, and taken from the cache after; the trace names the
+    # kind of each call (hdring_check repeats the allreduce of --counts 7,7,7, every kind in turn)
+    mpi 5 --mca coll_hdring_verbose 2 "$HDRING_TESTBIN/hdring_check" --alg auto --types int --counts 7,7,7 --kind mixed
+    local rc=$? missing="" c
     for c in $COLLS; do
-        has "^hdring: $c repeated the previous call \(schedule: [1-9][0-9]* steps\)$" || missing="$missing $c"
+        has "^hdring: (i$c|$c|${c}_init) schedule built for this call \([1-9][0-9]* steps\)$" || missing="$missing $c(built)"
+        has "^hdring: (i$c|$c|${c}_init) schedule from the cache \([1-9][0-9]* steps\)$" || missing="$missing $c(cached)"
+        for kind in "$c" "i$c" "${c}_init"; do
+            has "^hdring: $kind np=5 bytes=[0-9]+ alg=[a-z_]+ \(" || missing="$missing $kind"
+        done
     done
     if [ $rc -eq 0 ] && [ -z "$missing" ] && has '[1-9][0-9]* (cases|checks), 0 failures$'; then
-        pass "trace: calls that repeat the previous one take the repeat path at level 3 (np=5)"
+        pass "trace: each call's kind and decision; schedules built once, then taken from the cache (np=5)"
     else
-        fail "trace: calls that repeat the previous one take the repeat path at level 3 (np=5)" "missing:$missing"
+        fail "trace: each call's kind and decision; schedules built once, then taken from the cache (np=5)" "missing:$missing"
     fi
 }
 
@@ -558,7 +563,7 @@ suite_decision() {
     local rc=$? ranges model missing="" cores
     cores=$(sed -n "s/^hdring: [a-z_]* np=6 .*(auto: cost model's fastest for p=6 on 1 node, \([0-9]*\) cores each .*/\1/p" "$LOG" | head -1)
     ranges=$(sed -n "s/^hdring: \([a-z_]*\) np=6 bytes=[0-9]* alg=\([a-z_]*\) (auto: cost model's fastest for p=6\( on 1 node, [0-9]* cores each\)\{0,1\} from \([0-9]*\) B \(to [0-9]* B\|up\)\(; segments of [0-9]* B by the cost model\)\{0,1\})\$/\1 \2 \4 \5/p" "$LOG" |
-        sed 's/^reduce_scatter_block /reduce_scatter /' | sort -u)
+        sed 's/^i\(allreduce\|reduce_scatter\|allgather\|bcast\)/\1/; s/^reduce_scatter_block /reduce_scatter /' | sort -u)
     model=$("${HDRING_MODEL:?}" --crossovers --coll all --p 6 --cores "${cores:-0}" | sed -n 's/^\([a-z_]*\) p=6: \([a-z_]*\) from \([0-9]*\) B \(to [0-9]* B\|up\) (cost model.s fastest)$/\1 \2 \3 \4/p')
     while read -r line; do
         grep -qxF "$line" <<<"$model" || missing="$missing; $line"
@@ -700,17 +705,17 @@ suite_decision() {
 # and the two-level model, on shapes the runtime would never report here.
 suite_topology() {
     local bin=$HDRING_TESTBIN
-    # every collective, every algorithm (hierarchical ones included) and auto, on grids and uneven maps; every call
-    # recorded and replayed on the round-robin grids, run directly on the others
+    # every collective, every algorithm (hierarchical ones included) and auto, on grids and uneven maps; the calls
+    # nonblocking on the round-robin grids, blocking on the others
     local shapes="8:0,0,1,1,2,2,3,3:4x2-by-slot 8:0,1,2,3,0,1,2,3:4x2-round-robin 8:2,0,1,3,1,0,3,2:4x2-random"
     shapes="$shapes 6:0,1,2,0,1,2:3x2-round-robin 9:0,0,0,1,1,1,2,2,2:3x3-by-slot 12:0,1,2,0,1,2,0,1,2,0,1,2:3x4-round-robin"
     shapes="$shapes 16:0,1,2,3,4,5,6,7,7,6,5,4,3,2,1,0:8x2-mirrored 7:0,0,0,1,2,2,1:uneven-3-1-3 10:0,1,0,1,0,2,2,2,0,1:uneven"
-    local replay
+    local kind
     for shape in $shapes; do
         IFS=: read -r np map name <<<"$shape"
-        case $name in *round-robin) replay=1 ;; *) replay=0 ;; esac
-        check "every collective and algorithm with ranks on $name nodes (coll_hdring_node_map $map), $([ $replay = 1 ] && echo replayed || echo direct)" \
-            "$np" --mca coll_hdring_replay_calls "$replay" --mca coll_hdring_node_map "$map" "$bin/hdring_check" --quick
+        case $name in *round-robin) kind=nonblocking ;; *) kind=blocking ;; esac
+        check "every collective and algorithm with ranks on $name nodes (coll_hdring_node_map $map), $kind" \
+            "$np" --mca coll_hdring_node_map "$map" "$bin/hdring_check" --quick --kind "$kind"
     done
 
     # the locality map and the hierarchical choice in the trace, with a slow network
@@ -732,7 +737,8 @@ suite_topology() {
     # range's segment size varies with the size, so the ranges are compared without it)
     local ranges model missing=""
     ranges=$(sed -n "s/^hdring: \([a-z_]*\) np=8 bytes=[0-9]* alg=\([a-z_]*\) (auto: cost model's fastest for p=8 across 4 nodes x 2 from \([0-9]*\) B \(to [0-9]* B\|up\)\(.*\))\$/\1 \2 \3 \4\5/p" "$LOG" |
-        sed 's/; segments of [0-9]* B by the cost model$//; s/^reduce_scatter_block /reduce_scatter /' | sort -u)
+        sed 's/; segments of [0-9]* B by the cost model$//; s/^i\(allreduce\|reduce_scatter\|allgather\|bcast\)/\1/' |
+        sed 's/^reduce_scatter_block /reduce_scatter /' | sort -u)
     model=$("${HDRING_MODEL:?}" --crossovers --coll all --nodes 4 --ppn 2 --mapping node --network-latency-us 30 \
         --network-bandwidth-mbs 25 | sed -n "s/^\([a-z_]*\) p=8: \([a-z_]*\) from \([0-9]*\) B \(to [0-9]* B\|up\) (cost model's fastest\(.*\))\$/\1 \2 \3 \4\5/p")
     while read -r line; do

@@ -15,6 +15,7 @@
 typedef struct sim_rec {
     struct sim_rec *next; /* in the pending list where it waits for its match */
     int src, dst;
+    int channel;  /* matches records of its channel only */
     bool is_send;
     bool started; /* posted by start (in flight until waited for), not by an exchange */
     bool awaited; /* its rank is blocked until it completes */
@@ -27,7 +28,15 @@ typedef struct sim_rec {
     bool done;
 } sim_rec_t;
 
-typedef enum { RANK_READY, RANK_BLOCKED, RANK_FINISHED } rank_state_t;
+typedef enum { RANK_READY, RANK_BLOCKED, RANK_POLLING, RANK_FINISHED } rank_state_t;
+
+#define SIM_CHANNELS 16 /* channels a rank may have a nonblocking exchange posted on at once */
+
+/* A nonblocking exchange posted and not yet completed (sim_post_exchange). */
+typedef struct posted {
+    sim_rec_t *recs;
+    int n;
+} posted_t;
 
 /* One direction of a node's link: the intervals it is busy, sorted by start. */
 typedef struct busy {
@@ -41,6 +50,8 @@ typedef struct sim_rank {
     rank_state_t state;
     int waiting;              /* awaited records not yet matched */
     sim_rec_t *inflight[HDRING_MAX_INFLIGHT]; /* started, not yet waited for */
+    posted_t posted[SIM_CHANNELS];            /* nonblocking exchanges in flight, by channel */
+    bool completed;                           /* a record of its completed since it last polled */
     busy_t send_port, recv_port;              /* when its started messages occupy its ports */
     busy_t activity;          /* when it transferred or reduced: its busy time is their union */
     sim_rec_t *unmatched_sends; /* sends addressed to this rank, in posting order */
@@ -323,7 +334,10 @@ static void time_message(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
     for (int i = 0; i < 2; ++i) {
         const int r = ends[i]->is_send ? ends[i]->src : ends[i]->dst;
         sim_rank_t *rk = &w->ranks[r];
+        rk->completed = true;
         if (ends[i]->awaited && 0 == --rk->waiting && RANK_BLOCKED == rk->state) {
+            make_ready(w, r);
+        } else if (RANK_POLLING == rk->state) {
             make_ready(w, r);
         }
     }
@@ -345,14 +359,17 @@ static void match(sim_world_t *w, sim_rec_t *send, sim_rec_t *recv)
     w->ranks[recv->dst].stats.msgs_received += 1;
     if (!copied_in_by_receiver(w, send, recv) || recv->awaited) {
         time_message(w, send, recv);
+    } else if (RANK_POLLING == w->ranks[recv->dst].state) { /* its next test copies it in */
+        w->ranks[recv->dst].completed = true;
+        make_ready(w, recv->dst);
     }
 }
 
-/* The first record from `src` in a pending list, unlinked; NULL if none. */
-static sim_rec_t *take_from(sim_rec_t **list, int src)
+/* The first record from `src` on `channel` in a pending list, unlinked; NULL if none. */
+static sim_rec_t *take_from(sim_rec_t **list, int src, int channel)
 {
     for (sim_rec_t **pp = list; NULL != *pp; pp = &(*pp)->next) {
-        if ((*pp)->src == src) {
+        if ((*pp)->src == src && (*pp)->channel == channel) {
             sim_rec_t *found = *pp;
             *pp = found->next;
             return found;
@@ -374,14 +391,14 @@ static void append(sim_rec_t **list, sim_rec_t *rec)
 static void post_record(sim_world_t *w, int r, sim_rec_t *rec)
 {
     if (rec->is_send) { /* is its receive posted? */
-        sim_rec_t *recv = take_from(&w->ranks[rec->dst].unmatched_recvs, r);
+        sim_rec_t *recv = take_from(&w->ranks[rec->dst].unmatched_recvs, r, rec->channel);
         if (NULL != recv) {
             match(w, rec, recv);
         } else {
             append(&w->ranks[rec->dst].unmatched_sends, rec);
         }
     } else {
-        sim_rec_t *send = take_from(&w->ranks[r].unmatched_sends, rec->src);
+        sim_rec_t *send = take_from(&w->ranks[r].unmatched_sends, rec->src, rec->channel);
         if (NULL != send) {
             match(w, send, rec);
         } else {
@@ -399,8 +416,12 @@ static void block_until_matched(sim_world_t *w, sim_rank_t *rk)
     }
 }
 
-static int sim_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
-                        int nrecvs)
+/* The records of an exchange's messages, checked, matched with their other ends where posted: *recs (free it) and
+ * *nrecs, or an error. Each is awaited (the rank blocks until it completes: block_until_matched) when `blocking`;
+ * a nonblocking exchange's are timed as they match all the same (they are not started messages). */
+static int post_exchange_records(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends,
+                                 const hdring_msg_t *recvs, int nrecvs, bool blocking, sim_rec_t **recs_out,
+                                 int *nrecs_out)
 {
     sim_world_t *w = x->ctx;
     const int r = running_rank;
@@ -447,6 +468,7 @@ static int sim_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
         sim_rec_t *rec = &recs[nrecs++];
         rec->src = is_send ? r : peer;
         rec->dst = is_send ? peer : r;
+        rec->channel = x->channel;
         rec->is_send = is_send;
         rec->count = m->count;
         rec->addr = addr;
@@ -464,17 +486,120 @@ static int sim_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
     if (nrecs > 0) {
         occupy(w, &rk->activity, rk->clock, (send_port > recv_port ? send_port : recv_port) - rk->clock);
     }
-    rk->waiting += nrecs;
+    rk->waiting += blocking ? nrecs : 0;
     for (int i = 0; i < nrecs; ++i) {
-        recs[i].awaited = true;
+        recs[i].awaited = blocking;
         post_record(w, r, &recs[i]);
     }
-    block_until_matched(w, rk);
+    *recs_out = recs;
+    *nrecs_out = nrecs;
+    return HDRING_OK;
+}
+
+/* The end of an exchange whose records have all completed: the rank's clock at the last one. */
+static int finish_exchange(sim_world_t *w, sim_rank_t *rk, sim_rec_t *recs, int nrecs)
+{
     for (int i = 0; i < nrecs; ++i) {
         rk->clock = recs[i].end > rk->clock ? recs[i].end : rk->clock;
     }
     free(recs);
     return '\0' == w->error[0] ? HDRING_OK : HDRING_ERR_TRANSPORT;
+}
+
+static int sim_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
+                        int nrecvs)
+{
+    sim_world_t *w = x->ctx;
+    sim_rank_t *rk = &w->ranks[running_rank];
+    sim_rec_t *recs;
+    int nrecs;
+    const int rc = post_exchange_records(x, sends, nsends, recvs, nrecvs, true, &recs, &nrecs);
+    if (HDRING_OK != rc) {
+        return rc;
+    }
+    block_until_matched(w, rk);
+    return finish_exchange(w, rk, recs, nrecs);
+}
+
+/* ---- nonblocking ---- */
+
+static posted_t *posted_of(const hdring_xport_t *x)
+{
+    sim_world_t *w = x->ctx;
+    if (x->channel < 0 || x->channel >= SIM_CHANNELS) {
+        fail(w, "rank %d: channel %d (the simulator has %d)", running_rank, x->channel, SIM_CHANNELS);
+        return NULL;
+    }
+    return &w->ranks[running_rank].posted[x->channel];
+}
+
+static int sim_post_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
+                             int nrecvs)
+{
+    posted_t *p = posted_of(x);
+    if (NULL == p) {
+        return HDRING_ERR_TRANSPORT;
+    }
+    if (NULL != p->recs) {
+        return fail(x->ctx, "rank %d: a second exchange posted on channel %d", running_rank, x->channel);
+    }
+    return post_exchange_records(x, sends, nsends, recvs, nrecvs, false, &p->recs, &p->n);
+}
+
+static int sim_test_exchange(const hdring_xport_t *x, bool *done)
+{
+    sim_world_t *w = x->ctx;
+    sim_rank_t *rk = &w->ranks[running_rank];
+    posted_t *p = posted_of(x);
+    if (NULL == p || NULL == p->recs) {
+        return fail(w, "rank %d: tests channel %d, which has no exchange posted", running_rank, x->channel);
+    }
+    *done = true;
+    for (int i = 0; i < p->n && *done; ++i) {
+        *done = p->recs[i].done;
+    }
+    if (!*done) {
+        return HDRING_OK;
+    }
+    sim_rec_t *recs = p->recs;
+    p->recs = NULL;
+    return finish_exchange(w, rk, recs, p->n);
+}
+
+static int sim_test(const hdring_xport_t *x, hdring_req_t *reqs, int n, bool *done)
+{
+    sim_world_t *w = x->ctx;
+    const sim_rank_t *rk = &w->ranks[running_rank];
+    for (int i = 0; i < n; ++i) {
+        if (HDRING_REQ_NONE == reqs[i]) {
+            continue;
+        }
+        if (reqs[i] < 0 || reqs[i] >= HDRING_MAX_INFLIGHT || NULL == rk->inflight[reqs[i]]) {
+            return fail(w, "rank %d tests message %d, which is not in flight", running_rank, reqs[i]);
+        }
+        sim_rec_t *rec = rk->inflight[reqs[i]];
+        /* a receive copied in by its receiver moves once the receiver looks for it: a test starts it, as a wait
+         * would */
+        if (!rec->done && !rec->is_send && NULL != rec->partner) {
+            time_message(w, rec->partner, rec);
+        }
+    }
+    *done = true;
+    for (int i = 0; i < n && *done; ++i) {
+        *done = HDRING_REQ_NONE == reqs[i] || rk->inflight[reqs[i]]->done;
+    }
+    return *done ? x->ops->wait(x, reqs, n) : HDRING_OK;
+}
+
+void sim_poll(const hdring_xport_t *x)
+{
+    sim_world_t *w = x->ctx;
+    sim_rank_t *rk = &w->ranks[running_rank];
+    if (!rk->completed) {
+        rk->state = RANK_POLLING;
+        swapcontext(&rk->ctx, &w->main);
+    }
+    rk->completed = false;
 }
 
 static int sim_start(const hdring_xport_t *x, const hdring_msg_t *m, bool is_send, hdring_req_t *req)
@@ -506,6 +631,7 @@ static int sim_start(const hdring_xport_t *x, const hdring_msg_t *m, bool is_sen
     }
     rec->src = is_send ? r : peer;
     rec->dst = is_send ? peer : r;
+    rec->channel = x->channel;
     rec->is_send = is_send;
     rec->started = true;
     rec->count = m->count;
@@ -645,6 +771,9 @@ static const hdring_transport_ops_t sim_ops = {
     .reduce = sim_reduce,
     .copy = sim_copy,
     .take = sim_take,
+    .post_exchange = sim_post_exchange,
+    .test_exchange = sim_test_exchange,
+    .test = sim_test,
 };
 
 sim_world_t *sim_create(int p, const sim_op_t *op, sim_cost_t cost)
@@ -710,6 +839,12 @@ static void rank_entry(void)
     for (int i = 0; i < HDRING_MAX_INFLIGHT && HDRING_OK == rk->result; ++i) {
         if (NULL != rk->inflight[i]) {
             fail(w, "rank %d returned with messages in flight", r);
+            break;
+        }
+    }
+    for (int c = 0; c < SIM_CHANNELS && HDRING_OK == rk->result; ++c) {
+        if (NULL != rk->posted[c].recs) {
+            fail(w, "rank %d returned with an exchange in flight on channel %d", r, c);
             break;
         }
     }
@@ -808,6 +943,9 @@ void sim_destroy(sim_world_t *w)
             free(rk->stack);
             for (int i = 0; i < HDRING_MAX_INFLIGHT; ++i) {
                 free(rk->inflight[i]); /* left by a rank that failed: matched or not, nobody reads it now */
+            }
+            for (int c = 0; c < SIM_CHANNELS; ++c) {
+                free(rk->posted[c].recs);
             }
             busy_t *sets[3] = {&rk->send_port, &rk->recv_port, &rk->activity};
             for (int k = 0; k < 3; ++k) {

@@ -34,7 +34,10 @@
  * clocks, so links are claimed roughly in time order. Per node the simulator counts the bytes its link sent and
  * received.
  *
- * Views (hdring_transport.h) are resolved per message, as the component's transport does.
+ * Views (hdring_transport.h) are resolved per message, as the component's transport does. Messages match within
+ * their channel only; a nonblocking exchange (post_exchange, test_exchange) may be in flight on each of
+ * SIM_CHANNELS channels of a rank at once, and a test that finds messages in flight changes nothing (sim_poll
+ * waits for the next completion).
  */
 #ifndef HDRING_SIM_H
 #define HDRING_SIM_H
@@ -77,6 +80,9 @@ void sim_set_buffer(sim_world_t *w, int rank, hdring_buf_t b, void *mem, size_t 
  * (a rank's error, a check that failed, a deadlock). */
 int sim_run(sim_world_t *w, int (*body)(const hdring_xport_t *x, void *arg), void *arg);
 const char *sim_error(const sim_world_t *w);
+/* Within sim_run: the running rank waits until a message of its completes, unless one has since its last poll.
+ * For bodies that run several schedules without blocking (hdring_exec_run) and find them all waiting. */
+void sim_poll(const hdring_xport_t *x);
 /* Rank r's transport handle, outside sim_run good for hdring_take only (sizing scratch before a run). */
 const hdring_xport_t *sim_xport(const sim_world_t *w, int rank);
 const sim_stats_t *sim_stats(const sim_world_t *w, int rank);

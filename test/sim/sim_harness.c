@@ -129,6 +129,7 @@ typedef struct rank_bufs {
 
 typedef struct body_arg {
     const run_t *run;
+    size_t (*elems)[HDRING_NBUFS]; /* per rank: of each copy's window of each buffer */
     hdring_partition_t part;
     size_t *displ;
     hdring_blocks_t blocks;
@@ -136,17 +137,69 @@ typedef struct body_arg {
     hdring_args_t args;
 } body_arg_t;
 
+#define MAX_COPIES 8
+
+/* The copies of an interleaved run: each records its schedule on its own windows of the buffers, then all run
+ * without blocking, a step at a time each, on channels of their own, copy c joining at round c. */
+static int interleaved(const hdring_xport_t *x, const body_arg_t *a, int copies)
+{
+    hdring_schedule_t s[MAX_COPIES];
+    hdring_exec_t e[MAX_COPIES];
+    hdring_xport_t on[MAX_COPIES];
+    int state[MAX_COPIES], rc = HDRING_OK;
+
+    for (int c = 0; c < copies; ++c) {
+        hdring_view_t v;
+        hdring_xport_t window = hdring_view(x, &v, 0, 1, x->size, 0);
+        for (int b = 0; b < HDRING_NBUFS; ++b) {
+            v.buf[b] = hdring_at((hdring_buf_t) b, (size_t) c * a->elems[x->rank][b]);
+        }
+        hdring_schedule_init(&s[c]);
+        if (HDRING_OK == rc) {
+            rc = hdring_schedule_record(&s[c], &window, a->run->alg, &a->args);
+        }
+        hdring_exec_init(&e[c], &s[c]);
+        on[c] = *x;
+        on[c].channel = c;
+        state[c] = HDRING_PENDING;
+    }
+    for (int round = 0, pending = copies; HDRING_OK == rc && pending > 0; ++round) {
+        bool moved = false;
+        for (int c = 0; c < copies && c <= round && HDRING_OK == rc; ++c) {
+            if (HDRING_PENDING == state[c]) {
+                const size_t before = e[c].next;
+                state[c] = hdring_exec_run(&e[c], &on[c], false);
+                rc = HDRING_PENDING == state[c] ? HDRING_OK : state[c];
+                pending -= HDRING_OK == state[c];
+                moved |= e[c].next != before || HDRING_OK == state[c];
+            }
+        }
+        if (!moved && round >= copies) {
+            sim_poll(x); /* every copy waits for messages */
+        }
+    }
+    for (int c = 0; c < copies; ++c) {
+        hdring_schedule_free(&s[c]);
+    }
+    return rc;
+}
+
 static int body(const hdring_xport_t *x, void *varg)
 {
     const body_arg_t *a = varg;
     if (!a->run->replay) {
         return hdring_run(x, a->run->alg, &a->args);
     }
+    if (a->run->copies > 1) {
+        return interleaved(x, a, a->run->copies);
+    }
     hdring_schedule_t s;
+    hdring_exec_t e;
     hdring_schedule_init(&s);
     int rc = hdring_schedule_record(&s, x, a->run->alg, &a->args);
     if (HDRING_OK == rc) {
-        rc = hdring_schedule_replay(x, &s);
+        hdring_exec_init(&e, &s);
+        rc = hdring_exec_run(&e, x, true);
     }
     hdring_schedule_free(&s);
     return rc;
@@ -188,7 +241,7 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
     const size_t es = run->kind->size;
     const sim_op_t op = {es, run->kind->apply};
     const hdring_coll_t coll = hdring_algorithm(run->alg)->coll;
-    body_arg_t arg = {run, {0, 0, NULL, 0, 0}, NULL, {NULL, run->block_of, NULL}, NULL, {0}};
+    body_arg_t arg = {.run = run, .blocks = {NULL, run->block_of, NULL}};
     rank_bufs_t *bufs = calloc((size_t) p, sizeof(*bufs));
     char *want = NULL, *elem = malloc(es);
     sim_world_t *w = sim_create(p, &op, run->cost);
@@ -273,33 +326,56 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
         }
     }
 
+    const int copies = run->replay && run->copies > 1 ? run->copies : 1;
+    if (copies > MAX_COPIES) {
+        FAIL("at most %d copies", MAX_COPIES);
+    }
+    arg.elems = calloc((size_t) p, sizeof(*arg.elems));
+    if (NULL == arg.elems) {
+        FAIL("out of memory");
+    }
     for (int r = 0; r < p; ++r) {
         rank_bufs_t *b = &bufs[r];
         const size_t mine = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_block_count(&arg.blocks, r) : total;
-        char *out = guarded_alloc(&b->out, run->in_place && HDRING_COLL_REDUCE_SCATTER == coll ? total : mine, es);
-        char *tmp = guarded_alloc(&b->tmp, need.tmp, es), *work = guarded_alloc(&b->work, need.work, es);
+        const size_t out_elems = run->in_place && HDRING_COLL_REDUCE_SCATTER == coll ? total : mine;
+        char *out = guarded_alloc(&b->out, out_elems * (size_t) copies, es);
+        char *tmp = guarded_alloc(&b->tmp, need.tmp * (size_t) copies, es);
+        char *work = guarded_alloc(&b->work, need.work * (size_t) copies, es);
         if (NULL == out || NULL == tmp || NULL == work) {
             FAIL("out of memory");
         }
+        arg.elems[r][HDRING_BUF_OUT] = out_elems;
+        arg.elems[r][HDRING_BUF_TMP] = need.tmp;
+        arg.elems[r][HDRING_BUF_WORK] = need.work;
+        arg.elems[r][HDRING_BUF_IN] = run->in_place ? out_elems : total;
         sim_set_buffer(w, r, HDRING_BUF_OUT, out, b->out.elems, true);
-        sim_set_buffer(w, r, HDRING_BUF_TMP, tmp, need.tmp, true);
-        sim_set_buffer(w, r, HDRING_BUF_WORK, work, need.work, true);
+        sim_set_buffer(w, r, HDRING_BUF_TMP, tmp, b->tmp.elems, true);
+        sim_set_buffer(w, r, HDRING_BUF_WORK, work, b->work.elems, true);
+        for (int c = 0; c < copies; ++c) {
+            char *window = out + (size_t) c * out_elems * es;
+            if (HDRING_COLL_ALLREDUCE == coll || HDRING_COLL_REDUCE_SCATTER == coll) {
+                char *in = window;
+                if (!run->in_place) {
+                    if (0 == c && NULL == guarded_alloc(&b->in, total * (size_t) copies, es)) {
+                        FAIL("out of memory");
+                    }
+                    in = b->in.mem + (GUARD_ELEMS + (size_t) c * total) * es;
+                }
+                for (size_t i = 0; i < total; ++i) {
+                    run->kind->gen(in + i * es, r, i);
+                }
+            } else if (HDRING_COLL_ALLGATHER == coll) {
+                const size_t first = hdring_block_offset(&arg.blocks, r);
+                for (size_t i = first; i < first + hdring_block_count(&arg.blocks, r); ++i) {
+                    run->kind->gen(window + i * es, r, i);
+                }
+            } else if (run->root == r) {
+                memcpy(window, want, total * es);
+            }
+        }
         if (HDRING_COLL_ALLREDUCE == coll || HDRING_COLL_REDUCE_SCATTER == coll) {
-            char *in = run->in_place ? out : guarded_alloc(&b->in, total, es);
-            if (NULL == in) {
-                FAIL("out of memory");
-            }
-            for (size_t i = 0; i < total; ++i) {
-                run->kind->gen(in + i * es, r, i);
-            }
-            sim_set_buffer(w, r, HDRING_BUF_IN, in, total, run->in_place);
-        } else if (HDRING_COLL_ALLGATHER == coll) {
-            const size_t first = hdring_block_offset(&arg.blocks, r);
-            for (size_t i = first; i < first + hdring_block_count(&arg.blocks, r); ++i) {
-                run->kind->gen(out + i * es, r, i);
-            }
-        } else if (run->root == r) {
-            memcpy(out, want, total * es);
+            sim_set_buffer(w, r, HDRING_BUF_IN, run->in_place ? out : b->in.mem + GUARD_ELEMS * es,
+                           run->in_place ? b->out.elems : b->in.elems, run->in_place);
         }
     }
 
@@ -310,28 +386,31 @@ void run_collective(const run_t *run, run_result_t *res, bool keep_stats)
 
     for (int r = 0; r < p; ++r) {
         rank_bufs_t *b = &bufs[r];
-        const char *out = b->out.mem + GUARD_ELEMS * es;
         const size_t first = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_block_offset(&arg.blocks, r) : 0;
         const size_t n = HDRING_COLL_REDUCE_SCATTER == coll ? hdring_block_count(&arg.blocks, r) : total;
         if (!guards_intact(&b->in, es) || !guards_intact(&b->out, es) || !guards_intact(&b->tmp, es) ||
             !guards_intact(&b->work, es)) {
             FAIL("rank %d: a write outside a buffer (guard zone changed)", r);
         }
-        for (size_t i = 0; i < n; ++i) {
-            if (run->kind->exact ? 0 != memcmp(out + i * es, want + (first + i) * es, es)
-                                 : !close_enough(run, first + i, (const double *) out + i)) {
-                FAIL("rank %d: element %zu of the result is wrong", r, first + i);
+        for (int c = 0; c < copies; ++c) {
+            const char *out = b->out.mem + (GUARD_ELEMS + (size_t) c * arg.elems[r][HDRING_BUF_OUT]) * es;
+            for (size_t i = 0; i < n; ++i) {
+                if (run->kind->exact ? 0 != memcmp(out + i * es, want + (first + i) * es, es)
+                                     : !close_enough(run, first + i, (const double *) out + i)) {
+                    FAIL("rank %d: element %zu of the result of copy %d is wrong", r, first + i, c);
+                }
             }
-        }
-        /* every rank of an allreduce holds the same bits */
-        if (HDRING_COLL_ALLREDUCE == coll && 0 != memcmp(out, bufs[0].out.mem + GUARD_ELEMS * es, total * es)) {
-            FAIL("rank %d holds other bits than rank 0", r);
-        }
-        if (NULL != b->in.mem) {
-            for (size_t i = 0; i < total; ++i) {
-                run->kind->gen(elem, r, i);
-                if (0 != memcmp(b->in.mem + (GUARD_ELEMS + i) * es, elem, es)) {
-                    FAIL("rank %d: input element %zu was modified", r, i);
+            /* every rank of an allreduce holds the same bits, and every copy */
+            if (HDRING_COLL_ALLREDUCE == coll && 0 != memcmp(out, bufs[0].out.mem + GUARD_ELEMS * es, total * es)) {
+                FAIL("rank %d, copy %d holds other bits than rank 0, copy 0", r, c);
+            }
+            if (NULL != b->in.mem) {
+                const char *in = b->in.mem + (GUARD_ELEMS + (size_t) c * total) * es;
+                for (size_t i = 0; i < total; ++i) {
+                    run->kind->gen(elem, r, i);
+                    if (0 != memcmp(in + i * es, elem, es)) {
+                        FAIL("rank %d: input element %zu of copy %d was modified", r, i, c);
+                    }
                 }
             }
         }
@@ -365,6 +444,7 @@ out:
     free(elem);
     free(arg.owner_of);
     free(arg.displ);
+    free(arg.elems);
     sim_destroy(w);
 }
 

@@ -47,7 +47,10 @@ typedef struct run {
     bool near_first;
     const hdring_alg_t *phase; /* hierarchical algorithms: HDRING_NPHASES phases */
     size_t segment;       /* pipelined algorithms: elements per segment (0: the message whole) */
-    bool replay;          /* each rank records its schedule, then replays it (hdring_schedule.h) */
+    bool replay;          /* each rank records its schedule, then runs it (hdring_schedule.h) */
+    int copies;           /* > 1 (with replay): that many copies of the call at once, each on windows of its own of
+                             the buffers and a channel of its own, their schedules run without blocking and
+                             interleaved step by step, copy c starting c rounds after copy 0 */
 } run_t;
 
 typedef struct run_result {

@@ -4,9 +4,11 @@
  * Recorded schedules (hdring_schedule.h). On virtual ranks (test/sim): every algorithm, recorded and replayed,
  * gives the results of running it directly, bit for bit, with the same messages, bytes and simulated time,
  * for p up to 33, counts 0 to hundreds, blocks of every shape, in place, operand order kept, segments, ranks in
- * locality order, and the hierarchical algorithms on grids of nodes. On one rank of a transport that moves
- * nothing: the record-or-run policy (when a schedule is recorded, when its key no longer matches, that an
- * over-long schedule is not kept) and that a replay hands the transport exactly the operations a direct run does.
+ * locality order, and the hierarchical algorithms on grids of nodes; and several copies of a call at once, their
+ * schedules run without blocking and interleaved step by step on channels of their own, each copy right. On one
+ * rank of a transport that moves nothing: a run hands the transport exactly the operations a direct run does,
+ * nonblocking runs stop at every step whose messages are in flight and carry on from it, and a run stops at the
+ * step that fails.
  */
 #include "unit_check.h"
 #include <stdio.h>
@@ -47,8 +49,7 @@ static void check_replay(run_t run, const char *what)
 static const int ps[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 31, 33};
 #define NPS ((int) (sizeof(ps) / sizeof(ps[0])))
 
-/* A pipelined algorithm whole and in segments of 3 and 16 elements (shorter ones make schedules of hundreds of
- * vectors' elements longer than HDRING_SCHEDULE_MAX_STEPS). */
+/* A pipelined algorithm whole and in segments of 3 and 16 elements. */
 static void check_segments(run_t run, const char *what)
 {
     check_replay(run, what);
@@ -246,8 +247,9 @@ static void *null_take(const hdring_xport_t *x, size_t bytes)
     return c->arena + c->arena_used - bytes;
 }
 
-static const hdring_transport_ops_t null_ops = {null_exchange, null_start, null_wait,
-                                                null_reduce,   null_copy,  null_take};
+static const hdring_transport_ops_t null_ops = {null_exchange, null_start, null_wait, null_reduce,
+                                                null_copy,     null_take,  NULL,      NULL,
+                                                NULL};
 
 static null_ctx_t *null_new(void)
 {
@@ -265,16 +267,26 @@ static void null_free(null_ctx_t *c)
     free(c);
 }
 
-/* One call on rank `rank` of p through the policy: what the transport was asked to do. */
-static counts_t call(hdring_schedule_t *s, null_ctx_t *c, int rank, int p, hdring_alg_t alg, const hdring_args_t *a,
-                     int record_after)
+/* What the transport is asked to do by the algorithm run directly, and by its recorded schedule run blocking. */
+static void direct_and_run(int rank, int p, hdring_alg_t alg, const hdring_args_t *a, counts_t *direct,
+                           counts_t *ran)
 {
-    const hdring_xport_t x = {&null_ops, c, rank, p, NULL};
+    null_ctx_t *c = null_new();
+    hdring_schedule_t s;
+    hdring_exec_t e;
+    const hdring_xport_t x = {&null_ops, c, rank, p, NULL, 0};
+    ck_assert_int_eq(HDRING_OK, hdring_run(&x, alg, a));
+    *direct = c->n;
     memset(&c->n, 0, sizeof(c->n));
-    c->arena_used = 0;
-    ck_assert_int_eq(HDRING_OK, hdring_schedule_run(s, &x, alg, a, record_after));
+    hdring_schedule_init(&s);
+    ck_assert_int_eq(HDRING_OK, hdring_schedule_record(&s, &x, alg, a));
+    ck_assert(0 == c->n.sent && 0 == c->n.received && 0 == c->n.reduced); /* recording moves nothing */
+    hdring_exec_init(&e, &s);
+    ck_assert_int_eq(HDRING_OK, hdring_exec_run(&e, &x, true));
     ck_assert_int_eq(0, c->used);
-    return c->n;
+    *ran = c->n;
+    hdring_schedule_free(&s);
+    null_free(c);
 }
 
 static bool same_counts(counts_t a, counts_t b)
@@ -283,91 +295,179 @@ static bool same_counts(counts_t a, counts_t b)
            a.started == b.started && a.waited == b.waited;
 }
 
-/* Recorded on the record_after-th call with the same arguments, replayed from then on, the key dropped by any
- * change of count, rank or algorithm; record_after 0 never records. */
-START_TEST(policy_records_after_repeated_calls)
+START_TEST(a_run_asks_the_transport_for_what_the_algorithm_does)
 {
-    null_ctx_t *c = null_new();
-    hdring_schedule_t s;
-    hdring_schedule_init(&s);
-    hdring_args_t a = {.count = 1000, .phase = {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
-    const hdring_alg_t alg = HDRING_ALG_ALLREDUCE_RHD;
-
-    const counts_t direct = call(&s, c, 2, 7, alg, &a, 3);
-    ck_assert(s.keyed && !s.recorded && 1 == s.calls);
-    ck_assert(direct.sent > 0 && direct.reduced > 0);
-    call(&s, c, 2, 7, alg, &a, 3);
-    ck_assert(!s.recorded && 2 == s.calls);
-    const counts_t third = call(&s, c, 2, 7, alg, &a, 3);
-    ck_assert(s.recorded && 3 == s.calls && s.nsteps > 0);
-    ck_assert_msg(same_counts(direct, third), "the replay asked the transport for other work than the direct run");
-    const counts_t fourth = call(&s, c, 2, 7, alg, &a, 3);
-    ck_assert(s.recorded && 4 == s.calls && same_counts(direct, fourth));
-
-    a.count = 999;
-    const counts_t other = call(&s, c, 2, 7, alg, &a, 3);
-    ck_assert(!s.recorded && 1 == s.calls && !same_counts(direct, other));
-    call(&s, c, 3, 7, alg, &a, 1);
-    ck_assert(s.recorded && 1 == s.calls && 3 == s.rank);
-    const counts_t doubling = call(&s, c, 3, 7, HDRING_ALG_ALLREDUCE_RECURSIVE_DOUBLING, &a, 1);
-    ck_assert(s.recorded && HDRING_ALG_ALLREDUCE_RECURSIVE_DOUBLING == s.alg && doubling.replicated > 0);
-    ck_assert(same_counts(doubling, call(&s, c, 3, 7, HDRING_ALG_ALLREDUCE_RECURSIVE_DOUBLING, &a, 1)));
-
-    hdring_schedule_t never;
-    hdring_schedule_init(&never);
-    const counts_t off = call(&never, c, 3, 7, alg, &a, 0);
-    ck_assert(!never.keyed && !never.recorded && off.sent > 0);
-
-    hdring_schedule_free(&s);
-    null_free(c);
+    const hdring_args_t a = {.count = 1000, .segment = 37, .phase = {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
+    const hdring_alg_t algs[] = {HDRING_ALG_ALLREDUCE_RHD, HDRING_ALG_ALLREDUCE_RECURSIVE_DOUBLING,
+                                 HDRING_ALG_ALLREDUCE_RING, HDRING_ALG_BCAST_CHAIN, HDRING_ALG_BCAST_DOUBLE_TREE};
+    for (size_t i = 0; i < sizeof(algs) / sizeof(algs[0]); ++i) {
+        counts_t direct, ran;
+        direct_and_run(2, 7, algs[i], &a, &direct, &ran);
+        ck_assert_msg(direct.sent + direct.received > 0, "%s moved nothing", hdring_alg_name(algs[i]));
+        ck_assert_msg(same_counts(direct, ran), "%s: its schedule asked the transport for other work",
+                      hdring_alg_name(algs[i]));
+    }
 }
 END_TEST
 
-/* Blocks given by boundaries are compared by value: a caller rewriting the same array is a new call. */
-START_TEST(policy_compares_block_boundaries_by_value)
+/* ---- nonblocking runs on a transport whose messages complete when the test says so ---- */
+
+typedef struct manual_ctx {
+    int exchanges, waits, tests, fail_at; /* fail_at: the exchange that fails (1-based; 0: none) */
+    bool posted;
+    int ready; /* tests that find messages in flight before one finds them done */
+    int until_ready;
+} manual_ctx_t;
+
+static int manual_exchange(const hdring_xport_t *x, const hdring_msg_t *s, int ns, const hdring_msg_t *r, int nr)
 {
-    null_ctx_t *c = null_new();
+    (void) x, (void) s, (void) ns, (void) r, (void) nr;
+    ck_abort_msg("a nonblocking run called the blocking exchange");
+    return HDRING_ERR_TRANSPORT;
+}
+static int manual_start(const hdring_xport_t *x, const hdring_msg_t *m, bool is_send, hdring_req_t *req)
+{
+    (void) x, (void) m, (void) is_send;
+    *req = 0;
+    return HDRING_OK;
+}
+static int manual_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
+{
+    manual_ctx_t *c = x->ctx;
+    ++c->waits;
+    for (int i = 0; i < n; ++i) {
+        reqs[i] = HDRING_REQ_NONE;
+    }
+    return HDRING_OK;
+}
+static int manual_reduce(const hdring_xport_t *x, hdring_loc_t l, hdring_loc_t r, hdring_loc_t d, size_t n, unsigned f)
+{
+    (void) x, (void) l, (void) r, (void) d, (void) n, (void) f;
+    return HDRING_OK;
+}
+static int manual_copy(const hdring_xport_t *x, hdring_loc_t s, hdring_loc_t d, size_t n)
+{
+    (void) x, (void) s, (void) d, (void) n;
+    return HDRING_OK;
+}
+static void *manual_take(const hdring_xport_t *x, size_t bytes)
+{
+    (void) x, (void) bytes;
+    return NULL;
+}
+static int manual_post(const hdring_xport_t *x, const hdring_msg_t *s, int ns, const hdring_msg_t *r, int nr)
+{
+    manual_ctx_t *c = x->ctx;
+    (void) s, (void) ns, (void) r, (void) nr;
+    ck_assert_msg(!c->posted, "a second exchange posted before the first completed");
+    c->posted = true;
+    c->until_ready = c->ready;
+    return ++c->exchanges == c->fail_at ? HDRING_ERR_TRANSPORT : HDRING_OK;
+}
+static int manual_test_exchange(const hdring_xport_t *x, bool *done)
+{
+    manual_ctx_t *c = x->ctx;
+    ck_assert(c->posted);
+    ++c->tests;
+    *done = 0 == c->until_ready--;
+    c->posted = !*done;
+    return HDRING_OK;
+}
+static int manual_test(const hdring_xport_t *x, hdring_req_t *reqs, int n, bool *done)
+{
+    manual_ctx_t *c = x->ctx;
+    ++c->tests;
+    *done = true;
+    return manual_wait(x, reqs, n);
+}
+static const hdring_transport_ops_t manual_ops = {manual_exchange, manual_start, manual_wait, manual_reduce,
+                                                  manual_copy, manual_take, manual_post, manual_test_exchange,
+                                                  manual_test};
+
+/* Recursive doubling on 8 ranks is 3 exchanges: a nonblocking run returns HDRING_PENDING for each test that finds
+ * messages in flight and goes on from the same step, never posting an exchange twice; the same run blocking-free
+ * with messages that complete at once needs one call. */
+START_TEST(nonblocking_runs_stop_where_messages_are_in_flight)
+{
+    const hdring_args_t a = {.count = 64, .phase = {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
+    manual_ctx_t c = {.ready = 2};
+    const hdring_xport_t x = {&manual_ops, &c, 5, 8, NULL, 0};
     hdring_schedule_t s;
+    hdring_exec_t e;
     hdring_schedule_init(&s);
-    size_t counts[5] = {3, 0, 4, 4, 1}, displ[6];
-    hdring_displs_from_counts(displ, 5, counts);
-    hdring_partition_t parts = hdring_partition_of_displs(5, displ);
-    hdring_blocks_t blocks = {&parts, NULL, NULL};
-    const hdring_args_t a = {.blocks = &blocks, .phase = {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
-    const hdring_xport_t x = {&null_ops, c, 1, 5, NULL};
+    ck_assert_int_eq(HDRING_OK, hdring_schedule_record(&s, &x, HDRING_ALG_ALLREDUCE_RECURSIVE_DOUBLING, &a));
+    hdring_exec_init(&e, &s);
+    int calls = 0, rc;
+    while (HDRING_PENDING == (rc = hdring_exec_run(&e, &x, false))) {
+        ++calls;
+    }
+    ck_assert_int_eq(HDRING_OK, rc);
+    ck_assert_int_eq(3, c.exchanges);
+    ck_assert_int_eq(3 * 2, calls);
+    ck_assert_int_eq(3 * 3, c.tests);
 
-    const counts_t first = call(&s, c, 1, 5, HDRING_ALG_REDUCE_SCATTER_RHD, &a, 1);
-    ck_assert(s.recorded && hdring_schedule_matches(&s, &x, HDRING_ALG_REDUCE_SCATTER_RHD, &a));
-    counts[1] = 2;
-    hdring_displs_from_counts(displ, 5, counts);
-    ck_assert(!hdring_schedule_matches(&s, &x, HDRING_ALG_REDUCE_SCATTER_RHD, &a));
-    const counts_t second = call(&s, c, 1, 5, HDRING_ALG_REDUCE_SCATTER_RHD, &a, 1);
-    ck_assert(s.recorded && second.sent + second.received > first.sent + first.received);
+    manual_ctx_t at_once = {.ready = 0};
+    const hdring_xport_t y = {&manual_ops, &at_once, 5, 8, NULL, 0};
+    hdring_exec_init(&e, &s);
+    ck_assert_int_eq(HDRING_OK, hdring_exec_run(&e, &y, false));
+    ck_assert_int_eq(3, at_once.exchanges);
 
+    /* a failed post stops the run at that step: the error, not HDRING_PENDING, and nothing after it */
+    manual_ctx_t failing = {.ready = 0, .fail_at = 2};
+    const hdring_xport_t z = {&manual_ops, &failing, 5, 8, NULL, 0};
+    hdring_exec_init(&e, &s);
+    ck_assert_int_eq(HDRING_ERR_TRANSPORT, hdring_exec_run(&e, &z, false));
+    ck_assert_int_eq(2, failing.exchanges);
+    int before = 0; /* exchanges before the step where it stopped */
+    for (size_t i = 0; i < e.next; ++i) {
+        before += HDRING_STEP_EXCHANGE == s.steps[i].kind;
+    }
+    ck_assert(HDRING_STEP_EXCHANGE == s.steps[e.next].kind && 1 == before);
     hdring_schedule_free(&s);
-    null_free(c);
 }
 END_TEST
 
-/* A schedule beyond HDRING_SCHEDULE_MAX_STEPS is not kept: the call runs directly, now and when it repeats. */
-START_TEST(policy_runs_over_long_schedules_directly)
+/* Copies of one call at once, interleaved (sim_harness.h, run_t.copies): every flat algorithm at a few sizes of
+ * group and vector, pipelined ones in segments, and the hierarchical ones on a grid; each copy right. */
+START_TEST(interleaved_copies_each_give_the_answer)
 {
-    null_ctx_t *c = null_new();
-    hdring_schedule_t s;
-    hdring_schedule_init(&s);
-    const int p = 2 * HDRING_SCHEDULE_MAX_STEPS;
-    const hdring_partition_t parts = hdring_partition_uniform(p, 1);
-    hdring_blocks_t blocks = {&parts, NULL, NULL};
-    const hdring_args_t a = {.blocks = &blocks, .phase = {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE}};
-
-    const counts_t first = call(&s, c, 5, p, HDRING_ALG_ALLGATHER_RING, &a, 1);
-    ck_assert(!s.recorded && s.direct);
-    ck_assert_uint_eq((size_t) p - 1, first.received);
-    const counts_t again = call(&s, c, 5, p, HDRING_ALG_ALLGATHER_RING, &a, 1);
-    ck_assert(!s.recorded && s.direct && same_counts(first, again));
-
-    hdring_schedule_free(&s);
-    null_free(c);
+    size_t blocks[16];
+    const int ps_small[] = {2, 3, 5, 8, 9};
+    for (int a = 0; a < HDRING_NALGS; ++a) {
+        const hdring_algorithm_t *row = hdring_algorithm((hdring_alg_t) a);
+        const bool vector = HDRING_COLL_REDUCE_SCATTER == row->coll || HDRING_COLL_ALLGATHER == row->coll;
+        const hdring_alg_t none[HDRING_NPHASES] = {HDRING_ALG_NONE, HDRING_ALG_NONE, HDRING_ALG_NONE};
+        for (size_t i = 0; i < sizeof(ps_small) / sizeof(ps_small[0]); ++i) {
+            const int p = ps_small[i];
+            run_t run = {.alg = row->id, .p = p, .count = 3 * (size_t) p + 2, .kind = &kind_u64_sum, .cost = cost,
+                         .root = p - 1, .replay = true, .copies = 3, .phase = none,
+                         .segment = NULL != row->segment ? 2 : 0};
+            if (HDRING_ALG_NONE != row->inner) {
+                const bool reduces = HDRING_COLL_ALLREDUCE == row->coll || HDRING_COLL_REDUCE_SCATTER == row->coll;
+                const hdring_coll_t last = HDRING_COLL_BCAST == row->coll ? HDRING_COLL_BCAST : HDRING_COLL_ALLGATHER;
+                static hdring_alg_t phase[HDRING_NPHASES];
+                phase[0] = reduces ? first_flat(HDRING_COLL_REDUCE_SCATTER) : HDRING_ALG_NONE;
+                phase[1] = row->inner;
+                phase[2] = HDRING_COLL_REDUCE_SCATTER == row->coll ? HDRING_ALG_NONE : first_flat(last);
+                if (0 != p % 2 || p < 4) {
+                    continue;
+                }
+                run.phase = phase;
+                run.nodes = 2;
+                run.ppn = p / 2;
+                run.network = (sim_cost_t) {5.0, 0.05, 0};
+            }
+            if (vector) {
+                make_blocks(blocks, p, 3, SHAPE_IRREGULAR);
+                run.blocks = blocks;
+            }
+            run_result_t res;
+            run_collective(&run, &res, false);
+            ck_assert_msg(res.ok, "%s %s p=%d, 3 copies interleaved: %s", hdring_coll_name(row->coll), row->name, p,
+                          res.why);
+            result_free(&res);
+        }
+    }
 }
 END_TEST
 
@@ -377,8 +477,8 @@ int main(void)
     UNIT_ADD(s, replay_gives_the_direct_run_allreduce_and_bcast);
     UNIT_ADD(s, replay_gives_the_direct_run_reduce_scatter_and_allgather);
     UNIT_ADD(s, replay_gives_the_direct_run_hierarchical);
-    UNIT_ADD(s, policy_records_after_repeated_calls);
-    UNIT_ADD(s, policy_compares_block_boundaries_by_value);
-    UNIT_ADD(s, policy_runs_over_long_schedules_directly);
+    UNIT_ADD(s, a_run_asks_the_transport_for_what_the_algorithm_does);
+    UNIT_ADD(s, nonblocking_runs_stop_where_messages_are_in_flight);
+    UNIT_ADD(s, interleaved_copies_each_give_the_answer);
     return unit_run(s);
 }

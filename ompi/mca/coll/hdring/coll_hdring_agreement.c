@@ -28,7 +28,9 @@
 #include "opal/util/output.h"
 #include "ompi/proc/proc.h"
 
-#include "coll_hdring.h"
+#include "coll_hdring_agreement.h"
+#include "coll_hdring_setup.h"
+#include "coll_hdring_util.h"
 
 #define MAX_LISTED_VALUES 4    /* distinct values named per parameter */
 
@@ -98,10 +100,10 @@ static void report(struct ompi_communicator_t *comm, const int64_t *all, int n)
     const int p = ompi_comm_size(comm);
     char text[2048];
 
-    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
+    OPAL_THREAD_LOCK(&mca_coll_hdring_lock);
     const bool first = !seen;
     seen = true;
-    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_lock);
     if (first && 0 == ompi_comm_rank(comm)) {
         describe(all, p, n, text, sizeof(text));
         mca_coll_hdring_report_here("parameters differ", p, text);
@@ -113,11 +115,11 @@ enum { CHECK_NONE, CHECK_UNLESS_VOUCHED, CHECK_ALL };
 /* Whether MPI_COMM_WORLD's ranks agreed (set when it is created, alike on every process of the job). */
 static bool world_agreed = false;
 
-/* O(1) on MPI_COMM_WORLD's group, O(p) otherwise. */
+/* O(1) on MPI_COMM_WORLD's group (MPI_COMM_WORLD and its dups), O(p) otherwise. */
 static bool all_of_this_job(struct ompi_communicator_t *comm)
 {
     const uint32_t job = OMPI_PROC_MY_NAME->jobid;
-    if (mca_coll_hdring_on_world_group(comm)) {
+    if (comm->c_local_group == ompi_mpi_comm_world.comm.c_local_group) {
         return true;
     }
     for (int r = 0; r < ompi_comm_size(comm); ++r) {
@@ -129,9 +131,9 @@ static bool all_of_this_job(struct ompi_communicator_t *comm)
     return true;
 }
 
-static bool needs_check(const mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm)
+static bool needs_check(const mca_coll_hdring_config_t *cfg, struct ompi_communicator_t *comm)
 {
-    switch (m->state->config.check_parameters) {
+    switch (cfg->check_parameters) {
     case CHECK_NONE:
         return false;
     case CHECK_UNLESS_VOUCHED:
@@ -141,36 +143,34 @@ static bool needs_check(const mca_coll_hdring_module_t *m, struct ompi_communica
     }
 }
 
-int mca_coll_hdring_agreement(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm)
+int mca_coll_hdring_agreement(const mca_coll_hdring_config_t *cfg, struct ompi_communicator_t *comm)
 {
     const int p = ompi_comm_size(comm), n = mca_coll_hdring_decisive_count();
     uint64_t values[MCA_COLL_HDRING_MAX_DECISIVE];
 
-    if (1 == p || !needs_check(m, comm)) {
+    if (1 == p || !needs_check(cfg, comm)) {
         return OMPI_SUCCESS;
     }
     for (int i = 0; i < n; ++i) {
-        values[i] = mca_coll_hdring_decisive_value(&m->state->config, i);
+        values[i] = mca_coll_hdring_decisive_value(cfg, i);
     }
-    /* room for every rank's values, taken before the first exchange so that no rank fails between the two */
+    /* room for every rank's values, taken before the first exchange so that no rank fails between the two; a rank
+     * without takes part in the exchange all the same (empty messages), and every rank fails */
     int64_t *all = malloc((size_t) p * (size_t) n * sizeof(*all));
-    if (NULL == all) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
     const int64_t digest = (int64_t) mca_coll_hdring_hash(MCA_COLL_HDRING_HASH_SEED, values,
                                                           (size_t) n * sizeof(*values));
-    int rc = mca_coll_hdring_gather_values(m, comm, &digest, 1, all);
+    int rc = mca_coll_hdring_gather_values(comm, NULL == all ? NULL : &digest, 1, all);
     bool agree = true;
     for (int r = 0; OMPI_SUCCESS == rc && r < p; ++r) {
         agree &= all[r] == digest;
     }
     if (OMPI_SUCCESS == rc && !agree) { /* rare: every rank gathers the values, so that all decline together */
-        rc = mca_coll_hdring_gather_values(m, comm, (const int64_t *) values, n, all);
+        rc = mca_coll_hdring_gather_values(comm, (const int64_t *) values, n, all);
         if (OMPI_SUCCESS == rc) {
             report(comm, all, n);
         }
-        if (OMPI_SUCCESS == rc && m->state->config.verbose >= 1 && 0 == ompi_comm_rank(comm)) {
-            opal_output(mca_coll_hdring_component.output, "hdring: communicator of %d ranks left to the next "
+        if (OMPI_SUCCESS == rc && cfg->verbose >= 1 && 0 == ompi_comm_rank(comm)) {
+            opal_output(mca_coll_hdring_output, "hdring: communicator of %d ranks left to the next "
                         "component: its ranks' decisive parameters differ", p);
         }
     }

@@ -21,35 +21,39 @@
 
 #include "opal/util/output.h"
 
-#include "coll_hdring.h"
+#include "coll_hdring_decision.h"
+#include "coll_hdring_util.h"
 #include "hdring_cost.h"
 
-static hdring_model_t model_of(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, int p, bool ordered)
+static hdring_model_t model_of(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, bool ordered)
 {
-    const mca_coll_hdring_config_t *cfg = &m->state->config;
+    const mca_coll_hdring_config_t *cfg = &s->config;
     const hdring_model_units_t units = {cfg->model_latency_us,         cfg->model_bandwidth_mbs,
                                         cfg->model_reduce_mbs,         cfg->model_network_latency_us,
                                         cfg->model_network_bandwidth_mbs, cfg->model_network_exchange_mbs,
                                         cfg->model_eager_bytes,        cfg->model_network_eager_bytes};
-    hdring_model_t model = hdring_model_of(p, ordered, &m->topo.shape, &units);
+    hdring_model_t model = hdring_model_of(s->p, ordered, &s->topo.shape, &units);
     model.segment = (double) cfg->segment_bytes[coll];
     return model;
 }
 
-/* The plan of one collective for this communicator: the process's cached one for the same input, or built. */
-static void get_plan(const mca_coll_hdring_module_t *m, mca_coll_hdring_coll_t coll, int p, bool ordered,
-                     hdring_plan_t *plan)
+/* The plan of one collective for this setup, built on its first call (with the lock: setups are shared). */
+static const hdring_plan_t *plan_of(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, bool ordered)
 {
-    const int kind = hdring_is_pow2(p) ? HDRING_POF2 : HDRING_NPOF2;
-    const hdring_plan_input_t in = {
-        .coll = mca_coll_hdring_core_coll(coll),
-        .model = model_of(m, coll, p, ordered),
-        .small = m->state->config.small_bytes[coll][kind],
-        .large = m->state->config.large_bytes[coll][kind],
-    };
-    OPAL_THREAD_LOCK(&mca_coll_hdring_component.lock);
-    hdring_plan_get(&mca_coll_hdring_component.plans, &in, plan);
-    OPAL_THREAD_UNLOCK(&mca_coll_hdring_component.lock);
+    const int kind = hdring_is_pow2(s->p) ? HDRING_POF2 : HDRING_NPOF2;
+    OPAL_THREAD_LOCK(&mca_coll_hdring_lock);
+    if (!s->planned[coll][ordered]) {
+        const hdring_plan_input_t in = {
+            .coll = mca_coll_hdring_core_coll(coll),
+            .model = model_of(s, coll, ordered),
+            .small = s->config.small_bytes[coll][kind],
+            .large = s->config.large_bytes[coll][kind],
+        };
+        hdring_plan_build(&in, &s->plan[coll][ordered]);
+        s->planned[coll][ordered] = true;
+    }
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_lock);
+    return &s->plan[coll][ordered];
 }
 
 static void no_phases(hdring_alg_t *phase)
@@ -59,42 +63,38 @@ static void no_phases(hdring_alg_t *phase)
     }
 }
 
-static void choose_forced(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *call, int forced,
-                          mca_coll_hdring_choice_t *choice)
+static void choose_forced(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes,
+                          bool ordered, int forced, mca_coll_hdring_choice_t *choice)
 {
-    const hdring_algorithm_t *row = hdring_algorithm(hdring_alg_by_value(mca_coll_hdring_core_coll(call->coll), forced));
+    const hdring_algorithm_t *row = hdring_algorithm(hdring_alg_by_value(mca_coll_hdring_core_coll(coll), forced));
     choice->alg = row->id;
     choice->why = MCA_COLL_HDRING_WHY_FORCED;
-    if (call->ordered && !row->keeps_order) {
+    if (ordered && !row->keeps_order) {
         choice->fallback = true;
         choice->why = MCA_COLL_HDRING_WHY_UNORDERED;
-    } else if (HDRING_ALG_NONE != row->inner && 0 == m->topo.shape.ppn) {
+    } else if (HDRING_ALG_NONE != row->inner && 0 == s->topo.shape.ppn) {
         choice->forced = row->id;
         choice->alg = row->inner;
         choice->why = MCA_COLL_HDRING_WHY_UNEVEN;
     } else if (HDRING_ALG_NONE != row->inner) { /* the model chooses the phases within the nodes */
-        const hdring_model_t model = model_of(m, call->coll, call->comm_size, call->ordered);
-        hdring_cost_time(row->id, &model, (double) call->bytes, choice->phase);
+        const hdring_model_t model = model_of(s, coll, ordered);
+        hdring_cost_time(row->id, &model, (double) bytes, choice->phase);
     }
 }
 
-static void choose(const mca_coll_hdring_module_t *m, mca_coll_hdring_plan_t *plan, const mca_coll_hdring_call_t *call,
+static void choose(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes, bool ordered,
                    mca_coll_hdring_choice_t *choice)
 {
-    const int forced = m->state->config.algorithm[call->coll];
+    const int forced = s->config.algorithm[coll];
 
     choice->fallback = false;
     choice->lo = choice->hi = 0;
     no_phases(choice->phase);
     if (0 != forced) {
-        choose_forced(m, call, forced, choice);
+        choose_forced(s, coll, bytes, ordered, forced, choice);
         return;
     }
-    if (!plan->built) {
-        get_plan(m, call->coll, call->comm_size, call->ordered, &plan->plan);
-        plan->built = true;
-    }
-    const hdring_plan_segment_t *seg = hdring_plan_lookup(&plan->plan, call->bytes, &choice->lo);
+    const hdring_plan_segment_t *seg = hdring_plan_lookup(plan_of(s, coll, ordered), bytes, &choice->lo);
     choice->alg = seg->alg;
     for (int k = 0; k < HDRING_NPHASES; ++k) {
         choice->phase[k] = seg->phase[k];
@@ -121,15 +121,24 @@ static bool pipelined(const mca_coll_hdring_choice_t *choice)
 
 /* The segment size of a pipelined choice: coll_hdring_<coll>_segment_bytes, or the model's for this size (the
  * model returns the first when it is set). */
-static void choose_segment(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *call,
-                           mca_coll_hdring_choice_t *choice)
+static void choose_segment(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes,
+                           bool ordered, mca_coll_hdring_choice_t *choice)
 {
     choice->segment = 0;
     if (choice->fallback || !pipelined(choice)) {
         return;
     }
-    const hdring_model_t model = model_of(m, call->coll, call->comm_size, call->ordered);
-    choice->segment = (size_t) hdring_cost_segment(choice->alg, &model, (double) call->bytes, choice->phase);
+    const hdring_model_t model = model_of(s, coll, ordered);
+    choice->segment = (size_t) hdring_cost_segment(choice->alg, &model, (double) bytes, choice->phase);
+}
+
+bool mca_coll_hdring_cuts(const mca_coll_hdring_choice_t *choice)
+{
+    bool cuts = hdring_algorithm(choice->alg)->cuts;
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        cuts |= HDRING_ALG_NONE != choice->phase[k] && hdring_algorithm(choice->phase[k])->cuts;
+    }
+    return cuts;
 }
 
 /* "; phases rhd, ring, ring" for a hierarchical algorithm, "" otherwise. */
@@ -145,12 +154,12 @@ static void describe_phases(const mca_coll_hdring_choice_t *choice, char *out, s
     }
 }
 
-static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_t *call,
-                  const mca_coll_hdring_choice_t *choice)
+void mca_coll_hdring_describe(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t c, size_t bytes,
+                              bool ordered, const mca_coll_hdring_choice_t *choice, char *out, size_t len)
 {
-    const char *coll = mca_coll_hdring_coll_name(call->coll);
-    const char *kind = hdring_is_pow2(call->comm_size) ? "pof2" : "npof2";
-    const char *order = call->ordered ? "; op not commutative: rank order, no ring" : "";
+    const char *coll = mca_coll_hdring_coll_name(c);
+    const char *kind = hdring_is_pow2(s->p) ? "pof2" : "npof2";
+    const char *order = ordered ? "; op not commutative: rank order, no ring" : "";
     char reason[448], upto[32], where[144] = "", details[224];
 
     if (SIZE_MAX == choice->hi) {
@@ -158,15 +167,15 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
     } else {
         snprintf(upto, sizeof(upto), "to %zu B", choice->hi);
     }
-    if (m->topo.shape.nodes > 1 || hdring_shape_crowded(&m->topo.shape)) {
+    if (s->topo.shape.nodes > 1 || hdring_shape_crowded(&s->topo.shape)) {
         char shape[128];
-        hdring_shape_describe(&m->topo.shape, shape, sizeof(shape));
-        snprintf(where, sizeof(where), " %s %s", m->topo.shape.nodes > 1 ? "across" : "on", shape);
+        hdring_shape_describe(&s->topo.shape, shape, sizeof(shape));
+        snprintf(where, sizeof(where), " %s %s", s->topo.shape.nodes > 1 ? "across" : "on", shape);
     }
     describe_phases(choice, details, sizeof(details));
     if (0 != choice->segment) {
         const size_t used = strlen(details);
-        if (0 != m->state->config.segment_bytes[call->coll]) {
+        if (0 != s->config.segment_bytes[c]) {
             snprintf(details + used, sizeof(details) - used, "; segments of %zu B by coll_hdring_%s_segment_bytes",
                      choice->segment, coll);
         } else {
@@ -197,46 +206,35 @@ static void trace(const mca_coll_hdring_module_t *m, const mca_coll_hdring_call_
                      choice->lo);
         } else {
             snprintf(reason, sizeof(reason), "auto: cost model's fastest for p=%d%s from %zu B %s%s%s",
-                     call->comm_size, where, choice->lo, upto, details, order);
+                     s->p, where, choice->lo, upto, details, order);
         }
         break;
     }
-    opal_output(mca_coll_hdring_component.output, "hdring: %s np=%d bytes=%zu alg=%s (%s)", coll, call->comm_size,
-                call->bytes, choice->fallback ? "fallback" : hdring_alg_name(choice->alg), reason);
+    (void) bytes;
+    snprintf(out, len, "alg=%s (%s)", choice->fallback ? "fallback" : hdring_alg_name(choice->alg), reason);
 }
 
-void mca_coll_hdring_decide(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
-                            const mca_coll_hdring_call_t *call, mca_coll_hdring_choice_t *choice)
+void mca_coll_hdring_decide(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes, bool ordered,
+                            mca_coll_hdring_choice_t *choice)
 {
-    mca_coll_hdring_plan_t *plan = &m->state->plan[call->coll][call->ordered ? 1 : 0];
-    if (plan->has_last && plan->last_bytes == call->bytes) {
-        *choice = plan->last;
-    } else {
-        choose(m, plan, call, choice);
-        choose_segment(m, call, choice);
-        plan->last = *choice;
-        plan->last_bytes = call->bytes;
-        plan->has_last = true;
-    }
-    if (m->state->config.verbose >= 1 && 0 == ompi_comm_rank(comm)) {
-        trace(m, call, choice);
-    }
+    choose(s, coll, bytes, ordered, choice);
+    choose_segment(s, coll, bytes, ordered, choice);
 }
 
-void mca_coll_hdring_args(const mca_coll_hdring_module_t *m, const mca_coll_hdring_choice_t *choice,
-                          const hdring_partition_t *parts, bool ordered, size_t elem_size, hdring_blocks_t *blocks,
-                          hdring_args_t *args)
+void mca_coll_hdring_args_of(const mca_coll_hdring_setup_t *s, const mca_coll_hdring_choice_t *choice,
+                             const hdring_partition_t *parts, bool ordered, size_t elem_size, hdring_blocks_t *blocks,
+                             hdring_args_t *args)
 {
-    const bool renumbered = mca_coll_hdring_in_locality_order(ordered) && NULL != m->topo.order;
+    const bool renumbered = mca_coll_hdring_in_locality_order(ordered) && NULL != s->topo.order;
     blocks->parts = parts;
-    blocks->block_of = renumbered ? m->topo.order : NULL;
-    blocks->owner_of = renumbered ? m->topo.vrank_of : NULL;
+    blocks->block_of = renumbered ? s->topo.order : NULL;
+    blocks->owner_of = renumbered ? s->topo.vrank_of : NULL;
     args->blocks = NULL == parts ? NULL : blocks;
     args->ordered = ordered;
-    args->near_first = m->topo.shape.nodes > 1 && m->topo.shape.ppn_max > 1;
-    args->nodes = m->topo.shape.nodes;
-    args->ppn = m->topo.shape.ppn;
-    args->root = renumbered ? m->topo.vrank_of[args->root] : args->root;
+    args->near_first = s->topo.shape.nodes > 1 && s->topo.shape.ppn_max > 1;
+    args->nodes = s->topo.shape.nodes;
+    args->ppn = s->topo.shape.ppn;
+    args->root = renumbered ? s->topo.vrank_of[args->root] : args->root;
     args->segment = 0 == elem_size ? 0 : (choice->segment + elem_size - 1) / elem_size; /* never fewer bytes */
     for (int k = 0; k < HDRING_NPHASES; ++k) {
         args->phase[k] = choice->phase[k];

@@ -84,6 +84,7 @@ double hdring_cost_time(hdring_alg_t alg, const hdring_model_t *m, double n, hdr
 double hdring_cost_segment(hdring_alg_t alg, const hdring_model_t *m, double n, const hdring_alg_t *phase);
 
 #define HDRING_SEGMENT_DECLARE_WHOLE(STEM)
+#define HDRING_SEGMENT_DECLARE_SPLIT(STEM)
 #define HDRING_SEGMENT_DECLARE_PIPELINED(STEM) double hdring_segment_##STEM(const hdring_model_t *m, double n);
 #define HDRING_COST_DECLARE(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SEGMENT, SUMMARY)                        \
     double hdring_cost_##STEM(hdring_alg_t self, const hdring_model_t *m, double n, hdring_alg_t *phase);             \
@@ -91,6 +92,7 @@ double hdring_cost_segment(hdring_alg_t alg, const hdring_model_t *m, double n, 
 HDRING_ALGORITHM_TABLE(HDRING_COST_DECLARE)
 #undef HDRING_COST_DECLARE
 #undef HDRING_SEGMENT_DECLARE_WHOLE
+#undef HDRING_SEGMENT_DECLARE_SPLIT
 #undef HDRING_SEGMENT_DECLARE_PIPELINED
 
 /* The largest message collective `coll` sends between ranks of one node as pieces of HDRING_PML_INLINE_BYTES

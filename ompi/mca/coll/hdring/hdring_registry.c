@@ -10,14 +10,16 @@
 #define HDRING_ORDER_KEEPS_ORDER true
 #define HDRING_ORDER_ANY_ORDER false
 
-#define HDRING_SEGMENT_WHOLE(STEM) NULL
-#define HDRING_SEGMENT_PIPELINED(STEM) hdring_segment_##STEM
+#define HDRING_SEGMENT_WHOLE(STEM) NULL, false
+#define HDRING_SEGMENT_SPLIT(STEM) NULL, true
+#define HDRING_SEGMENT_PIPELINED(STEM) hdring_segment_##STEM, true
 #define HDRING_ALG_ROW(ID, COLL, NAME, VALUE, ORDER, ROLE, STEM, INNER, SEGMENT, SUMMARY)                             \
     {HDRING_ALG_##ID, HDRING_COLL_##COLL, NAME, VALUE, HDRING_ORDER_##ORDER, HDRING_ROLE_##ROLE, HDRING_ALG_##INNER,  \
      HDRING_SEGMENT_##SEGMENT(STEM), SUMMARY, hdring_run_##STEM, hdring_scratch_##STEM, hdring_cost_##STEM},
 static const hdring_algorithm_t table[HDRING_NALGS] = {HDRING_ALGORITHM_TABLE(HDRING_ALG_ROW)};
 #undef HDRING_ALG_ROW
 #undef HDRING_SEGMENT_WHOLE
+#undef HDRING_SEGMENT_SPLIT
 #undef HDRING_SEGMENT_PIPELINED
 
 const hdring_algorithm_t *hdring_algorithm(hdring_alg_t id)

@@ -20,10 +20,11 @@
  *            hdring_cost_<STEM> (hdring_cost.c)
  *   INNER    NONE for a flat algorithm; for a hierarchical one (names hier_*), the flat algorithm it runs across
  *            nodes (the phases within nodes are the model's choice)
- *   SEGMENT  WHOLE when it moves its blocks whole; PIPELINED when it cuts them into segments that follow each
- *            other through the ranks (a bcast's message, a ring's blocks, reduced as they arrive), the model
- *            choosing their size with hdring_segment_<STEM> (hdring_cost.c); coll_hdring_<coll>_segment_bytes
- *            overrides it
+ *   SEGMENT  WHOLE when it moves its blocks whole (a bcast's one block: the message); SPLIT when it cuts a block
+ *            into parts (a bcast's scatter); PIPELINED when it cuts them into segments that follow each other
+ *            through the ranks (a bcast's message, a ring's blocks, reduced as they arrive), the model choosing
+ *            their size with hdring_segment_<STEM> (hdring_cost.c); coll_hdring_<coll>_segment_bytes overrides it.
+ *            Ranks may describe one block with different datatypes: an algorithm that cuts blocks runs on bytes
  *   SUMMARY  one line for ompi_info
  * Within a collective, rows are in the order the model lists them; a tie in predicted time (within the model's
  * resolution, hdring_cost_pick) goes to the earlier row. The flat bcast precedes the binomial one: where the
@@ -102,9 +103,9 @@
       "binary tree of the whole message: the root sends it twice, for small messages across nodes")                   \
     X(BCAST_BINOMIAL, BCAST, "binomial", 1, KEEPS_ORDER, LATENCY, bcast_binomial, NONE, WHOLE,                        \
       "binomial tree of the whole message, for small messages")                                                       \
-    X(BCAST_SCATTER_RHD, BCAST, "scatter_rhd", 2, KEEPS_ORDER, OTHER, bcast_scatter_rhd, NONE, WHOLE,                 \
+    X(BCAST_SCATTER_RHD, BCAST, "scatter_rhd", 2, KEEPS_ORDER, OTHER, bcast_scatter_rhd, NONE, SPLIT,                 \
       "binomial scatter + recursive-doubling allgather")                                                              \
-    X(BCAST_SCATTER_RING, BCAST, "scatter_ring", 3, KEEPS_ORDER, OTHER, bcast_scatter_ring, NONE, WHOLE,              \
+    X(BCAST_SCATTER_RING, BCAST, "scatter_ring", 3, KEEPS_ORDER, OTHER, bcast_scatter_ring, NONE, SPLIT,              \
       "binomial scatter + ring allgather")                                                                            \
     X(BCAST_CHAIN, BCAST, "chain", 7, KEEPS_ORDER, BANDWIDTH, bcast_chain, NONE, PIPELINED,                           \
       "pipelined chain: segments of the message pass down all ranks in locality order, every link busy at once")      \
@@ -191,8 +192,9 @@ typedef struct hdring_algorithm {
     hdring_role_t role;
     hdring_alg_t inner; /* hierarchical: its algorithm across nodes; HDRING_ALG_NONE for a flat one */
     /* Pipelined: the segment size in bytes the model chooses for a message of n bytes (m->segment when set);
-     * NULL when it moves its blocks whole. */
+     * NULL when it moves its blocks whole or split. */
     double (*segment)(const hdring_model_t *m, double n);
+    bool cuts; /* it cuts a block into parts (SPLIT or PIPELINED) */
     const char *summary;
     /* Runs it on the calling rank (hdring_algorithms.h). */
     int (*run)(const hdring_xport_t *x, const hdring_args_t *a);

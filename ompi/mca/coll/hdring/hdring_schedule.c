@@ -1,7 +1,7 @@
 /*
  * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
  *
- * hdring schedules (hdring_schedule.h): the recording transport, the replay, the record-or-run policy.
+ * hdring schedules (hdring_schedule.h): the recording transport and the runs.
  */
 #include "hdring_schedule.h"
 
@@ -9,17 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Messages an exchange may add to a schedule, all steps together. */
-#define MAX_MSGS (4 * HDRING_SCHEDULE_MAX_STEPS)
+/* Messages a schedule may hold, all steps together. */
+#define MAX_MSGS (4 * (size_t) HDRING_SCHEDULE_MAX_STEPS)
 
 void hdring_schedule_init(hdring_schedule_t *s) { memset(s, 0, sizeof(*s)); }
 
 void hdring_schedule_free(hdring_schedule_t *s)
 {
-    free(s->displ);
     free(s->steps);
     free(s->msgs);
     hdring_schedule_init(s);
+}
+
+size_t hdring_schedule_bytes(const hdring_schedule_t *s)
+{
+    return s->steps_cap * sizeof(*s->steps) + s->msgs_cap * sizeof(*s->msgs);
 }
 
 /* Room in *array (of *cap items of `item` bytes) for `need` items, growing it up to `max`. */
@@ -37,82 +41,6 @@ static bool grow(void **array, size_t *cap, size_t need, size_t item, size_t max
     }
     *array = grown;
     *cap = n;
-    return true;
-}
-
-/* ---- the key ---- */
-
-static bool same_parts(const hdring_partition_t *x, const hdring_partition_t *y)
-{
-    if (x->nparts != y->nparts || (NULL == x->displ) != (NULL == y->displ)) {
-        return false;
-    }
-    if (NULL == x->displ) {
-        return x->first == y->first && x->base == y->base && x->extra == y->extra;
-    }
-    for (int j = 0; j <= x->nparts; ++j) {
-        if (hdring_partition_boundary(x, j) != hdring_partition_boundary(y, j)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-static bool same_blocks(const hdring_blocks_t *x, const hdring_blocks_t *y)
-{
-    if (NULL == x || NULL == y) {
-        return x == y;
-    }
-    return x->block_of == y->block_of && x->owner_of == y->owner_of && same_parts(x->parts, y->parts);
-}
-
-bool hdring_schedule_matches(const hdring_schedule_t *s, const hdring_xport_t *x, hdring_alg_t alg,
-                             const hdring_args_t *a)
-{
-    const hdring_args_t *k = &s->args;
-    if (!s->keyed || s->alg != alg || s->rank != x->rank || s->size != x->size || k->count != a->count ||
-        k->ordered != a->ordered || k->root != a->root || k->near_first != a->near_first ||
-        k->segment != a->segment || k->nodes != a->nodes || k->ppn != a->ppn) {
-        return false;
-    }
-    for (int i = 0; i < HDRING_NPHASES; ++i) {
-        if (k->phase[i] != a->phase[i]) {
-            return false;
-        }
-    }
-    return same_blocks(k->blocks, a->blocks);
-}
-
-/* Keys s with this call's arguments (one call so far); false if its boundaries cannot be copied. */
-static bool set_key(hdring_schedule_t *s, const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a)
-{
-    s->keyed = false;
-    s->recorded = false;
-    s->direct = false;
-    s->alg = alg;
-    s->rank = x->rank;
-    s->size = x->size;
-    s->args = *a;
-    s->calls = 1;
-    if (NULL != a->blocks) {
-        const hdring_partition_t *pt = a->blocks->parts;
-        s->parts = *pt;
-        if (NULL != pt->displ) {
-            const size_t n = (size_t) pt->nparts + 1;
-            if (!grow((void **) &s->displ, &s->displ_cap, n, sizeof(*s->displ), n)) {
-                return false;
-            }
-            for (int j = 0; j <= pt->nparts; ++j) {
-                s->displ[j] = hdring_partition_boundary(pt, j);
-            }
-            s->parts.displ = s->displ;
-            s->parts.first = 0;
-        }
-        s->blocks = *a->blocks;
-        s->blocks.parts = &s->parts;
-        s->args.blocks = &s->blocks;
-    }
-    s->keyed = true;
     return true;
 }
 
@@ -170,6 +98,7 @@ static int record_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, i
     st->nsends = add_msgs(r, x, sends, nsends);
     st->nrecvs = add_msgs(r, x, recvs, nrecvs);
     r->s->nsteps -= 0 == st->nsends + st->nrecvs; /* nothing to do */
+    r->s->widest = st->nsends + st->nrecvs > r->s->widest ? st->nsends + st->nrecvs : r->s->widest;
     return HDRING_OK;
 }
 
@@ -265,40 +194,49 @@ static const hdring_transport_ops_t record_ops = {
 int hdring_schedule_record(hdring_schedule_t *s, const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a)
 {
     recorder_t r = {s, x, 0, HDRING_OK};
-    const hdring_xport_t rx = {&record_ops, &r, x->rank, x->size, NULL};
+    const hdring_xport_t rx = {&record_ops, &r, x->rank, x->size, x->view, x->channel};
 
-    s->recorded = false;
     s->nsteps = 0;
     s->nmsgs = 0;
-    if (NULL != x->view) {
-        return HDRING_ERR_UNSUPPORTED;
-    }
+    s->widest = 0;
     const int rc = hdring_run(&rx, alg, a);
     if (HDRING_OK != r.error) {
         return r.error;
     }
-    s->recorded = HDRING_OK == rc && 0 == r.used;
-    return HDRING_OK != rc ? rc : s->recorded ? HDRING_OK : HDRING_ERR_UNSUPPORTED;
+    return HDRING_OK != rc ? rc : 0 == r.used ? HDRING_OK : HDRING_ERR_UNSUPPORTED;
 }
 
-/* ---- replay ---- */
+/* ---- runs ---- */
 
-int hdring_schedule_step(const hdring_xport_t *x, const hdring_schedule_t *s, size_t i, hdring_req_t *live)
+void hdring_exec_init(hdring_exec_t *e, const hdring_schedule_t *s)
 {
-    const hdring_step_t *st = &s->steps[i];
-    const hdring_msg_t *msgs = &s->msgs[st->first];
-    hdring_req_t waiting[HDRING_MAX_INFLIGHT];
+    e->s = s;
+    e->next = 0;
+    e->posted = false;
+}
+
+/* The transport's messages of the slots in `slots`, into reqs; how many. */
+static int live_of(const hdring_exec_t *e, uint32_t slots, hdring_req_t *reqs)
+{
     int n = 0;
+    for (; 0 != slots; slots &= slots - 1) {
+        reqs[n++] = e->live[__builtin_ctz(slots)];
+    }
+    return n;
+}
+
+/* Step e->next, blocking: HDRING_OK or the transport's error. */
+static int step_blocking(hdring_exec_t *e, const hdring_xport_t *x, const hdring_step_t *st)
+{
+    const hdring_msg_t *msgs = &e->s->msgs[st->first];
+    hdring_req_t waiting[HDRING_MAX_INFLIGHT];
     switch (st->kind) {
     case HDRING_STEP_EXCHANGE:
         return x->ops->exchange(x, msgs, st->nsends, msgs + st->nsends, st->nrecvs);
     case HDRING_STEP_START:
-        return x->ops->start(x, msgs, st->is_send, &live[st->slot]);
+        return x->ops->start(x, msgs, st->is_send, &e->live[st->slot]);
     case HDRING_STEP_WAIT:
-        for (uint32_t left = st->slots; 0 != left; left &= left - 1) {
-            waiting[n++] = live[__builtin_ctz(left)];
-        }
-        return x->ops->wait(x, waiting, n);
+        return x->ops->wait(x, waiting, live_of(e, st->slots, waiting));
     case HDRING_STEP_REDUCE:
         return x->ops->reduce(x, st->left, st->right, st->dst, st->count, st->flags);
     case HDRING_STEP_COPY:
@@ -307,38 +245,42 @@ int hdring_schedule_step(const hdring_xport_t *x, const hdring_schedule_t *s, si
     return HDRING_ERR_UNSUPPORTED;
 }
 
-int hdring_schedule_replay(const hdring_xport_t *x, const hdring_schedule_t *s)
+/* Step e->next, nonblocking: HDRING_OK when it is done, HDRING_PENDING when its messages are in flight. */
+static int step_nonblocking(hdring_exec_t *e, const hdring_xport_t *x, const hdring_step_t *st)
 {
-    hdring_req_t live[HDRING_MAX_INFLIGHT];
-    int rc = HDRING_OK;
-    for (size_t i = 0; i < s->nsteps && HDRING_OK == rc; ++i) {
-        rc = hdring_schedule_step(x, s, i, live);
+    const hdring_msg_t *msgs = &e->s->msgs[st->first];
+    hdring_req_t waiting[HDRING_MAX_INFLIGHT];
+    bool done = false;
+    int rc;
+    switch (st->kind) {
+    case HDRING_STEP_EXCHANGE:
+        if (!e->posted) {
+            rc = x->ops->post_exchange(x, msgs, st->nsends, msgs + st->nsends, st->nrecvs);
+            if (HDRING_OK != rc) {
+                return rc;
+            }
+            e->posted = true;
+        }
+        rc = x->ops->test_exchange(x, &done);
+        e->posted = HDRING_OK == rc && !done;
+        return HDRING_OK == rc && !done ? HDRING_PENDING : rc;
+    case HDRING_STEP_WAIT:
+        rc = x->ops->test(x, waiting, live_of(e, st->slots, waiting), &done);
+        return HDRING_OK == rc && !done ? HDRING_PENDING : rc;
+    default:
+        return step_blocking(e, x, st);
     }
-    return rc;
 }
 
-/* ---- the policy ---- */
-
-int hdring_schedule_run(hdring_schedule_t *s, const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a,
-                        int record_after)
+int hdring_exec_run(hdring_exec_t *e, const hdring_xport_t *x, bool block)
 {
-    s->how = HDRING_RAN_DIRECT;
-    if (record_after <= 0 || NULL != x->view) {
-        return hdring_run(x, alg, a);
+    while (e->next < e->s->nsteps) {
+        const hdring_step_t *st = &e->s->steps[e->next];
+        const int rc = block ? step_blocking(e, x, st) : step_nonblocking(e, x, st);
+        if (HDRING_OK != rc) {
+            return rc;
+        }
+        ++e->next;
     }
-    if (hdring_schedule_matches(s, x, alg, a)) {
-        s->calls += s->calls < INT_MAX;
-    } else if (!set_key(s, x, alg, a)) {
-        return hdring_run(x, alg, a);
-    }
-    s->how = HDRING_RAN_REPLAYED;
-    if (!s->recorded && !s->direct && s->calls >= record_after) {
-        s->direct = HDRING_OK != hdring_schedule_record(s, x, alg, a);
-        s->how = HDRING_RAN_RECORDED;
-    }
-    if (!s->recorded) {
-        s->how = HDRING_RAN_DIRECT;
-        return hdring_run(x, alg, a);
-    }
-    return hdring_schedule_replay(x, s);
+    return HDRING_OK;
 }

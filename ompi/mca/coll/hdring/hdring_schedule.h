@@ -1,20 +1,23 @@
 /*
  * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
  *
- * hdring schedules: an algorithm's transport operations for one call, recorded once and replayed, MPI-free.
+ * hdring schedules: an algorithm's transport operations for one call, recorded once and run step by step,
+ * MPI-free.
  *
  * An algorithm's messages, reductions and copies depend on its arguments, the rank and the group size, never
- * on the data: a call that repeats the one before with the same arguments repeats its operations exactly.
- * Recording runs the algorithm once against a transport that only notes what it is asked to do, with every
- * view resolved to the base transport's ranks and buffers and every empty message, reduction and copy dropped
- * (the transport ignores them: hdring_transport.h). Replaying hands the same operations, in the same order,
- * to the real transport: the same messages, the same bits, none of the algorithm's index arithmetic, views or
- * tables. Buffers are named, so a replay runs on whatever memory and datatype the new call brings.
+ * on the data: every call with the same arguments performs the same operations. Recording runs the algorithm
+ * once against a transport that only notes what it is asked to do, with every view resolved to the base
+ * transport's ranks and buffers and every empty message, reduction and copy dropped (the transport ignores them:
+ * hdring_transport.h). Running a schedule hands the same operations, in the same order, to the real transport:
+ * the same messages, the same bits, none of the algorithm's index arithmetic, views or tables. Buffers are
+ * named, so a schedule runs on whatever memory and datatype a call brings.
  *
- * hdring_schedule_run is the whole policy: a call runs directly until `record_after` consecutive calls had the
- * same arguments; then it records the schedule and from then on replays it. A schedule longer than
- * HDRING_SCHEDULE_MAX_STEPS is not kept (its call is long enough for the algorithm's own work not to matter):
- * such calls keep running directly.
+ * A run (hdring_exec) goes through the steps in order. Blocking, each step completes before the next: that is the
+ * algorithm run directly, in other words. Nonblocking, a step whose messages are still in flight returns
+ * HDRING_PENDING and the next call carries on from it; a progress engine calls it until it is done, and
+ * several runs on channels of their own (hdring_transport.h) interleave on one transport without their messages
+ * ever meeting. Pipelined algorithms keep their overlap either way: their started messages (HDRING_STEP_START)
+ * stay in flight across the steps that follow until a wait step completes them.
  */
 #ifndef HDRING_SCHEDULE_H
 #define HDRING_SCHEDULE_H
@@ -23,7 +26,8 @@
 
 #include "hdring_algorithms.h"
 
-#define HDRING_SCHEDULE_MAX_STEPS 1024
+/* A schedule of more steps is not recorded (its call runs the algorithm directly): 2^20 steps of 96 bytes. */
+#define HDRING_SCHEDULE_MAX_STEPS (1u << 20)
 
 typedef enum hdring_step_kind {
     HDRING_STEP_EXCHANGE, /* msgs[first .. first + nsends) sent and the next nrecvs received, all completed */
@@ -43,56 +47,40 @@ typedef struct hdring_step {
     hdring_loc_t left, right, dst;
 } hdring_step_t;
 
-/* How hdring_schedule_run ran the last call. */
-typedef enum hdring_schedule_how {
-    HDRING_RAN_DIRECT,   /* the algorithm itself */
-    HDRING_RAN_RECORDED, /* recorded its schedule, then replayed it */
-    HDRING_RAN_REPLAYED, /* replayed the schedule recorded for an earlier call */
-} hdring_schedule_how_t;
-
 typedef struct hdring_schedule {
-    /* the arguments of the last call (its key) and how many consecutive calls had them */
-    bool keyed;
-    hdring_alg_t alg;
-    int rank, size;
-    hdring_args_t args;
-    hdring_blocks_t blocks;
-    hdring_partition_t parts;
-    size_t *displ; /* a copy of the caller's boundaries (parts.displ != NULL), growing as needed */
-    size_t displ_cap;
-    int calls;
-    bool recorded; /* steps hold this key's schedule */
-    bool direct;   /* recording it failed or found it too long: calls with this key run directly */
     hdring_step_t *steps;
     size_t nsteps, steps_cap;
-    hdring_msg_t *msgs;
+    hdring_msg_t *msgs; /* the base transport's ranks and buffers */
     size_t nmsgs, msgs_cap;
-    hdring_schedule_how_t how;
+    int widest;         /* most messages of one exchange step */
 } hdring_schedule_t;
 
 /* An empty schedule (all zero); hdring_schedule_free releases what it grew. */
 void hdring_schedule_init(hdring_schedule_t *s);
 void hdring_schedule_free(hdring_schedule_t *s);
+/* Bytes its steps and messages take. */
+size_t hdring_schedule_bytes(const hdring_schedule_t *s);
 
-/* Whether a call of alg with args on x's rank and size has the arguments s was last keyed with. blocks are
- * compared by their boundaries; block_of and owner_of by address (one table per group, kept by the caller). */
-bool hdring_schedule_matches(const hdring_schedule_t *s, const hdring_xport_t *x, hdring_alg_t alg,
-                             const hdring_args_t *a);
-
-/* Records s for this call (x the base transport, no view): HDRING_OK; HDRING_ERR_UNSUPPORTED when it is longer
- * than HDRING_SCHEDULE_MAX_STEPS; the algorithm's error (hdring_run) or HDRING_ERR_NOMEM otherwise. Only
- * x's take is used. */
+/* Records into s what algorithm alg does with args a on x's rank (x may be a view: its ranks and buffers are
+ * resolved to the base transport's). HDRING_OK; HDRING_ERR_UNSUPPORTED when it takes more than
+ * HDRING_SCHEDULE_MAX_STEPS steps; the algorithm's error (hdring_run) or HDRING_ERR_NOMEM otherwise. Only x's
+ * take is used. */
 int hdring_schedule_record(hdring_schedule_t *s, const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a);
 
-/* Performs s's steps on x (the base transport, no view): what hdring_run would have returned. */
-int hdring_schedule_replay(const hdring_xport_t *x, const hdring_schedule_t *s);
-/* Performs step i of s on x: a replay is this for every step in order. live[HDRING_MAX_INFLIGHT] holds the
- * messages started and not yet waited for, from one step to the next. */
-int hdring_schedule_step(const hdring_xport_t *x, const hdring_schedule_t *s, size_t i, hdring_req_t *live);
+/* ---- runs ---- */
 
-/* Runs alg for this call: directly, or by replaying s (record_after >= 1 consecutive calls with the same
- * arguments record it; 0 never). Keeps s's key and count up to date. */
-int hdring_schedule_run(hdring_schedule_t *s, const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a,
-                        int record_after);
+typedef struct hdring_exec {
+    const hdring_schedule_t *s;
+    size_t next;                         /* the step to run, or to finish when `posted` */
+    bool posted;                         /* step next's exchange is posted (nonblocking runs) */
+    hdring_req_t live[HDRING_MAX_INFLIGHT]; /* recorded slot -> the transport's message in flight */
+} hdring_exec_t;
+
+/* A run of s from its first step. */
+void hdring_exec_init(hdring_exec_t *e, const hdring_schedule_t *s);
+/* Runs e's steps on x, the base transport (no view), from where it stands: HDRING_OK once every step has run;
+ * without `block`, HDRING_PENDING when a step still waits for messages (call again later); or the error of the
+ * step that failed (the transport's, hdring_status.h), where the run stops. */
+int hdring_exec_run(hdring_exec_t *e, const hdring_xport_t *x, bool block);
 
 #endif

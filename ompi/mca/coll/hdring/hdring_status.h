@@ -3,8 +3,9 @@
 #ifndef HDRING_STATUS_H
 #define HDRING_STATUS_H
 
-/* Return codes of kernels, algorithms and transport operations. */
+/* Return codes of kernels, algorithms, transport operations and schedule runs. */
 enum {
+    HDRING_PENDING = 1,          /* not an error: a nonblocking run waits for messages (hdring_exec_run) */
     HDRING_OK = 0,
     HDRING_ERR_NOMEM = -1,       /* the pattern layer could not allocate its tables */
     HDRING_ERR_TRANSPORT = -2,   /* the transport failed; it keeps its own error */

@@ -13,8 +13,11 @@
  *             overlaps another's reduction or forwarding;
  *   reduce    dst = left (op) right on an element range, left being the operand of the lower ranks;
  *   copy      a local element-range copy;
- *   take      memory for a call's message lists and tables (never data): the component serves it from a cache
- *             kept by the communicator, so a call in steady state allocates nothing.
+ *   take      memory for a call's message lists and tables (never data), until the call returns.
+ *
+ * Schedules recorded from the algorithms (hdring_schedule.h) can also run without blocking: post_exchange and
+ * test_exchange split an exchange in two, test is a wait that gives up when a message is still in flight. Only
+ * hdring_exec_run calls them; a transport that runs blocking schedules alone may leave them NULL.
  *
  * Buffers are named, not pointed to: the transport maps a name and an element offset to memory (offset times
  * the datatype's extent), so kernels work unchanged for contiguous, padded and strided datatypes. IN may be the
@@ -23,6 +26,9 @@
  * Peers are algorithm ranks 0..size-1; the transport maps them to communicator ranks. A message or reduction
  * of 0 elements is a no-op on both sides, so kernels need not special-case empty blocks: sender and receiver
  * compute the same counts. Kernels never send to themselves.
+ *
+ * Channels: messages of different channels of one transport never match one another (the component gives each
+ * collective call in flight tags of its own; the simulator keeps them apart), so several schedules may run at once.
  *
  * Views: a collective can run any algorithm on a sub-group of its ranks and a window of its buffers (the ranks
  * of one node, a slice of the vector) through hdring_view(): the new transport handle numbers the sub-group's
@@ -100,6 +106,14 @@ typedef struct hdring_transport_ops {
     int (*copy)(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count);
     /* `bytes` of memory aligned for any type, valid until the collective call returns; NULL if none is left. */
     void *(*take)(const hdring_xport_t *x, size_t bytes);
+    /* Nonblocking exchange: post_exchange posts what exchange would and returns at once; test_exchange completes
+     * them all (*done true, as exchange returns) once every one has, and otherwise leaves them in flight (*done
+     * false). One exchange at a time per transport handle. */
+    int (*post_exchange)(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
+                         int nrecvs);
+    int (*test_exchange)(const hdring_xport_t *x, bool *done);
+    /* wait for messages that have all completed (*done true); otherwise (*done false) nothing changes. */
+    int (*test)(const hdring_xport_t *x, hdring_req_t *reqs, int n, bool *done);
 } hdring_transport_ops_t;
 
 struct hdring_xport {
@@ -108,6 +122,7 @@ struct hdring_xport {
     int rank; /* algorithm rank */
     int size;
     const hdring_view_t *view; /* NULL: the base transport's ranks and buffers */
+    int channel;               /* messages match only messages of the same channel (0 unless several run) */
 };
 
 static inline hdring_loc_t hdring_at(hdring_buf_t buf, size_t off)
@@ -144,7 +159,7 @@ static inline hdring_loc_t hdring_view_loc(const hdring_view_t *v, hdring_loc_t 
 static inline hdring_xport_t hdring_view(const hdring_xport_t *x, hdring_view_t *v, int first, int stride, int size,
                                          int rotate)
 {
-    hdring_xport_t sub = {x->ops, x->ctx, 0, size, v};
+    hdring_xport_t sub = {x->ops, x->ctx, 0, size, v, x->channel};
     v->parent = x->view;
     v->first = first;
     v->stride = stride;

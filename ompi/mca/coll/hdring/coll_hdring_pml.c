@@ -1,15 +1,16 @@
 /*
  * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
  *
- * coll/hdring transport over the PML: the hdring_transport.h operations for one collective call.
+ * coll/hdring transport over the PML (coll_hdring_pml.h): the hdring_transport.h operations for one run.
  *
  * Element offsets become addresses through the datatype's extent, so derived datatypes work unchanged.
  * A message of more than coll_hdring_max_message_elements elements (INT_MAX by default; reduce_scatter and
  * allgather totals can exceed it) is still one PML message, of a derived datatype (pml_message below).
  * Algorithm ranks are communicator ranks, or, when the call runs in the communicator's locality order, the
- * positions of that order (t->rank_of). Views (hdring_transport.h) are resolved here, per message.
+ * positions of that order (t->rank_of). Views (hdring_transport.h) are resolved here, per message. Runs of
+ * recorded schedules name no views and take the same paths.
  */
-#include "ompi_config.h"
+#include "coll_hdring_pml.h"
 
 #include <limits.h>
 
@@ -18,9 +19,10 @@
 #include "ompi/op/op.h"
 #include "ompi/request/request.h"
 
-#include "coll_hdring_pml_exchange.h"
+#include "coll_hdring_memory.h"
+#include "coll_hdring_pml_msg.h"
 
-_Static_assert(HDRING_MAX_INFLIGHT <= 32, "the slots of messages in flight are the bits of a uint32_t");
+static const hdring_transport_ops_t pml_ops;
 
 static char *loc_addr(const mca_coll_hdring_pml_t *t, hdring_loc_t at)
 {
@@ -72,203 +74,28 @@ static inline __opal_attribute_always_inline__ int pml_message(mca_coll_hdring_p
         out->addr = NULL;
         out->n = 0;
         out->type = t->dtype;
-        return mca_coll_hdring_pml_cut(t, out, bytes, peer, is_send);
+        return pml_cut(t, out, bytes, peer, is_send);
     }
     const hdring_loc_t at = hdring_view_loc(x->view, msg->at);
-    if (is_send && mca_coll_hdring_pml_reads_same_bytes(t, at, msg->count)) {
+    if (is_send && pml_reads_same_bytes(t, at, msg->count)) {
         out->addr = (char *) t->same_bytes.buf;
         out->n = t->same_bytes.n;
         out->type = t->same_bytes.type;
-        return mca_coll_hdring_pml_cut(t, out, bytes, peer, is_send);
+        return pml_cut(t, out, bytes, peer, is_send);
     }
     out->addr = loc_addr(t, at);
     out->type = t->dtype;
     out->n = (int) msg->count;
-    const int rc = mca_coll_hdring_pml_cut(t, out, bytes, peer, is_send);
+    const int rc = pml_cut(t, out, bytes, peer, is_send);
     return OPAL_LIKELY(msg->count <= t->max_message) || OMPI_SUCCESS != rc || out->pieces > 1
                ? rc
                : derived_message(t, msg, out);
 }
 
-void mca_coll_hdring_pml_empty_received(mca_coll_hdring_pml_t *t, const pml_message_t *m)
-{
-    size_t type_size;
-    ompi_datatype_type_size(m->type, &type_size);
-    if (0 != type_size) {
-        mca_coll_hdring_pml_poison(t, OMPI_ERROR);
-    }
-}
-
-int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, bool is_send)
-{
-    size_t type_size;
-    ompi_datatype_type_size(m->type, &type_size);
-    m->pieces = (int) hdring_segments(bytes, HDRING_PML_INLINE_BYTES);
-    /* what this side describes, which only an erroneous call makes differ from `bytes` (an allgather whose send
-     * count and type hold less than its receive count and type): never read past it, send short pieces */
-    m->bytes = (int) ((size_t) m->n * type_size < bytes ? (size_t) m->n * type_size : bytes);
-    m->packed = 0 != m->bytes && !ompi_datatype_is_contiguous_memory_layout(m->type, m->n);
-    if (!m->packed) { /* the bytes start at the type's true lower bound (none when empty) */
-        ptrdiff_t true_lb = 0, true_extent;
-        if (0 != m->bytes) {
-            ompi_datatype_get_true_extent(m->type, &true_lb, &true_extent);
-        }
-        m->flat = m->addr + true_lb;
-        return OMPI_SUCCESS;
-    }
-    m->flat = mca_coll_hdring_tables_take(t, bytes);
-    if (NULL == m->flat) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    return is_send ? ompi_datatype_sndrcv(m->addr, m->n, m->type, m->flat, m->bytes, MPI_BYTE) : OMPI_SUCCESS;
-}
-
-int mca_coll_hdring_pml_post(mca_coll_hdring_pml_t *t, const pml_message_t *m, int peer, bool is_send,
-                             ompi_request_t **reqs)
-{
-    if (1 == m->pieces) {
-        return is_send ? MCA_PML_CALL(isend(m->addr, m->n, m->type, peer, t->tag, MCA_PML_BASE_SEND_STANDARD,
-                                            t->comm, reqs))
-                       : MCA_PML_CALL(irecv(m->addr, m->n, m->type, peer, t->tag, t->comm, reqs));
-    }
-    int rc = OMPI_SUCCESS, posted = 0;
-    for (; posted < m->pieces && OMPI_SUCCESS == rc; posted += OMPI_SUCCESS == rc) {
-        char *at = m->flat + (ptrdiff_t) posted * HDRING_PML_INLINE_BYTES;
-        const int len = mca_coll_hdring_pml_piece_bytes(m, posted);
-        rc = is_send ? MCA_PML_CALL(isend(at, len, MPI_BYTE, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm,
-                                          &reqs[posted]))
-                     : MCA_PML_CALL(irecv(at, len, MPI_BYTE, peer, t->tag, t->comm, &reqs[posted]));
-    }
-    if (OMPI_SUCCESS != rc) {
-        mca_coll_hdring_pml_unpost(reqs, posted, is_send);
-    }
-    return rc;
-}
-
-void mca_coll_hdring_pml_unpost(ompi_request_t **reqs, int n, bool is_send)
-{
-    for (int i = 0; i < n; ++i) {
-        if (is_send) {
-            ompi_request_free(&reqs[i]);
-        } else {
-            ompi_request_cancel(reqs[i]);
-            ompi_request_wait(&reqs[i], MPI_STATUS_IGNORE);
-        }
-    }
-}
-
-int mca_coll_hdring_pml_received(mca_coll_hdring_pml_t *t, const pml_message_t *m,
-                                 const ompi_status_public_t *statuses)
-{
-    if (1 == m->pieces) {
-        mca_coll_hdring_pml_check_received(t, m, &statuses[0]);
-        return OMPI_SUCCESS;
-    }
-    for (int j = 0; j < m->pieces; ++j) {
-        if (0 == statuses[j]._ucount && 0 != mca_coll_hdring_pml_piece_bytes(m, j)) {
-            mca_coll_hdring_pml_poison(t, OMPI_ERROR);
-        }
-    }
-    return m->packed && !t->poisoned ? ompi_datatype_sndrcv(m->flat, m->bytes, MPI_BYTE, m->addr, m->n, m->type)
-                                     : OMPI_SUCCESS;
-}
-
-/* Requests of sides[0 .. n). */
-static int requests_of(const pml_side_t *sides, int n)
-{
-    int total = 0;
-    for (int i = 0; i < n; ++i) {
-        total += sides[i].m.pieces;
-    }
-    return total;
-}
-
-/* Whether sides[0 .. n), sends all, each complete as soon as they are sent (mca_coll_hdring_pml_exchange_sides). */
-static bool inline_sends(const pml_side_t *sides, int nrecvs, int n)
-{
-    bool all = 0 == nrecvs;
-    for (int i = 0; i < n && all; ++i) {
-        all = 1 == sides[i].m.pieces && sides[i].m.inline_size;
-    }
-    return all;
-}
-
-/* The sends of sides[0 .. n), one after another, blocking: an Open MPI status. */
-static int send_one_by_one(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int n)
-{
-    int rc = OMPI_SUCCESS;
-    for (int i = 0; i < n && OMPI_SUCCESS == rc; ++i) {
-        const pml_message_t *m = &sides[i].m;
-        rc = MCA_PML_CALL(send(m->addr, m->n, m->type, sides[i].peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm));
-    }
-    mca_coll_hdring_pml_fill(t);
-    return rc;
-}
-
-/* Every side posted, receives first, then a wait for all: an Open MPI status. */
-static int post_and_wait(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int nrecvs, int n, ompi_request_t **reqs,
-                         ompi_status_public_t *statuses, int room)
-{
-    const int total = requests_of(sides, n);
-    int posted = 0, nposted = 0, recv_reqs = 0, rc = OMPI_SUCCESS;
-
-    if (total > room) {
-        reqs = mca_coll_hdring_tables_take(t, (size_t) total * sizeof(*reqs));
-        statuses = mca_coll_hdring_tables_take(t, (size_t) total * sizeof(*statuses));
-        rc = NULL == reqs || NULL == statuses ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
-    }
-    for (; posted < n && OMPI_SUCCESS == rc; ++posted) {
-        rc = mca_coll_hdring_pml_post(t, &sides[posted].m, sides[posted].peer, posted >= nrecvs, &reqs[nposted]);
-        nposted += OMPI_SUCCESS == rc ? sides[posted].m.pieces : 0;
-        recv_reqs = posted < nrecvs ? nposted : recv_reqs;
-    }
-    mca_coll_hdring_pml_fill(t);
-    if (OMPI_SUCCESS == rc) {
-        rc = ompi_request_wait_all((size_t) nposted, reqs, statuses);
-        for (int i = 0, first = 0; i < nrecvs && OMPI_SUCCESS == rc; first += sides[i++].m.pieces) {
-            rc = mca_coll_hdring_pml_received(t, &sides[i].m, &statuses[first]);
-        }
-    } else {
-        /* A post failed: withdraw the posted receives, whose buffers the caller may free once it has the
-         * error, and let the posted sends complete on their own. */
-        mca_coll_hdring_pml_unpost(reqs, recv_reqs, false);
-        mca_coll_hdring_pml_unpost(reqs + recv_reqs, nposted - recv_reqs, true);
-    }
-    return rc;
-}
-
-int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
-                                       ompi_request_t **reqs, ompi_status_public_t *statuses, int room)
-{
-    const int rc = inline_sends(sides, nrecvs, n) ? send_one_by_one(t, sides, n)
-                                                   : post_and_wait(t, sides, nrecvs, n, reqs, statuses, room);
-    for (int i = 0; i < n; ++i) {
-        mca_coll_hdring_pml_release(&sides[i].m);
-    }
-    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
-}
-
-int mca_coll_hdring_pml_exchange_in_pieces(mca_coll_hdring_pml_t *t, pml_side_t *send, pml_side_t *recv)
-{
-    pml_side_t sides[2];
-    ompi_request_t *reqs[2 * HDRING_MAX_PIECES];
-    ompi_status_public_t statuses[2 * HDRING_MAX_PIECES];
-    int n = 0;
-
-    if (NULL != recv) {
-        sides[n++] = *recv;
-    }
-    if (NULL != send) {
-        sides[n++] = *send;
-    }
-    return mca_coll_hdring_pml_exchange_sides(t, sides, NULL != recv, n, reqs, statuses, 2 * HDRING_MAX_PIECES);
-}
-
-/* A message of an exchange as the PML takes it. */
 static inline __opal_attribute_always_inline__ int resolve(mca_coll_hdring_pml_t *t, const hdring_xport_t *x,
                                                            const hdring_msg_t *msg, bool is_send, pml_side_t *side)
 {
-    side->peer = mca_coll_hdring_pml_comm_rank(t, x, msg->peer);
+    side->peer = pml_comm_rank(t, x, msg->peer);
     return pml_message(t, x, msg, is_send, side->peer, &side->m);
 }
 
@@ -284,13 +111,13 @@ static inline __opal_attribute_always_inline__ int exchange_simple(mca_coll_hdri
     if (NULL != recv && OMPI_SUCCESS == rc) {
         rc = resolve(t, x, recv, false, &r);
         if (OMPI_SUCCESS != rc && NULL != send) {
-            mca_coll_hdring_pml_release(&s.m);
+            pml_release(&s.m);
         }
     }
     if (OMPI_SUCCESS != rc) {
-        return mca_coll_hdring_pml_failed(t, rc);
+        return pml_failed(t, rc);
     }
-    return mca_coll_hdring_pml_exchange_pair(t, NULL == send ? NULL : &s, NULL == recv ? NULL : &r);
+    return pml_exchange_pair(t, NULL == send ? NULL : &s, NULL == recv ? NULL : &r);
 }
 
 static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
@@ -326,7 +153,7 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
         sides = hdring_take(x, (size_t) nonempty, sizeof(*sides));
         statuses = hdring_take(x, (size_t) nonempty, sizeof(*statuses));
         if (NULL == reqs || NULL == sides || NULL == statuses) {
-            return mca_coll_hdring_pml_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
+            return pml_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
         }
         room = nonempty;
     }
@@ -345,11 +172,11 @@ static int pml_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int 
     }
     if (OMPI_SUCCESS != rc) {
         for (int i = 0; i < n; ++i) {
-            mca_coll_hdring_pml_release(&sides[i].m);
+            pml_release(&sides[i].m);
         }
-        return mca_coll_hdring_pml_failed(t, rc);
+        return pml_failed(t, rc);
     }
-    return mca_coll_hdring_pml_exchange_sides(t, sides, nrecv_sides, n, reqs, statuses, room);
+    return mca_coll_hdring_msg_exchange_sides(t, sides, nrecv_sides, n, reqs, statuses, room);
 }
 
 /* ---- messages in flight ----
@@ -361,19 +188,19 @@ static int pml_start(const hdring_xport_t *x, const hdring_msg_t *msg, bool is_s
     mca_coll_hdring_pml_t *t = x->ctx;
     const uint32_t free_slots = ~t->inflight.used;
     if (0 == free_slots) {
-        return mca_coll_hdring_pml_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
+        return pml_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
     }
-    const int slot = __builtin_ctz(free_slots), peer = mca_coll_hdring_pml_comm_rank(t, x, msg->peer);
+    const int slot = __builtin_ctz(free_slots), peer = pml_comm_rank(t, x, msg->peer);
     pml_message_t *m = &t->inflight.msg[slot];
     int rc = pml_message(t, x, msg, is_send, peer, m);
     if (OMPI_SUCCESS == rc) {
-        rc = mca_coll_hdring_pml_post(t, m, peer, is_send, t->inflight.req[slot]);
+        rc = mca_coll_hdring_msg_post(t, m, peer, is_send, t->inflight.req[slot]);
         if (OMPI_SUCCESS != rc) {
-            mca_coll_hdring_pml_release(m);
+            pml_release(m);
         }
     }
     if (OMPI_SUCCESS != rc) {
-        return mca_coll_hdring_pml_failed(t, rc);
+        return pml_failed(t, rc);
     }
     t->inflight.used |= 1u << slot;
     t->inflight.receives = is_send ? t->inflight.receives & ~(1u << slot) : t->inflight.receives | 1u << slot;
@@ -383,7 +210,7 @@ static int pml_start(const hdring_xport_t *x, const hdring_msg_t *msg, bool is_s
 
 static void settle(mca_coll_hdring_pml_t *t, int slot)
 {
-    mca_coll_hdring_pml_release(&t->inflight.msg[slot]);
+    pml_release(&t->inflight.msg[slot]);
     t->inflight.used &= ~(1u << slot);
 }
 
@@ -411,13 +238,14 @@ static int pml_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
     } else if (nwaiting > 1) {
         rc = ompi_request_wait_all((size_t) nwaiting, waiting, statuses);
     }
+    rc = settled(t, rc, statuses, nwaiting);
     for (int i = 0; i < count; ++i) {
         if (OMPI_SUCCESS == rc && (t->inflight.receives & 1u << slots[i])) {
-            rc = mca_coll_hdring_pml_received(t, &t->inflight.msg[slots[i]], &statuses[first[i]]);
+            rc = mca_coll_hdring_msg_received(t, &t->inflight.msg[slots[i]], &statuses[first[i]]);
         }
         settle(t, slots[i]);
     }
-    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
+    return OMPI_SUCCESS == rc ? HDRING_OK : pml_failed(t, rc);
 }
 
 /* As a failed exchange does: receives cancelled (the caller may free their buffers once it has the error),
@@ -426,7 +254,7 @@ void mca_coll_hdring_pml_withdraw(mca_coll_hdring_pml_t *t)
 {
     for (int slot = 0; slot < HDRING_MAX_INFLIGHT && 0 != t->inflight.used; ++slot) {
         if (t->inflight.used & 1u << slot) {
-            mca_coll_hdring_pml_unpost(t->inflight.req[slot], t->inflight.msg[slot].pieces,
+            mca_coll_hdring_msg_unpost(t->inflight.req[slot], t->inflight.msg[slot].pieces,
                                        !(t->inflight.receives & 1u << slot));
             settle(t, slot);
         }
@@ -492,7 +320,7 @@ static int pml_reduce(const hdring_xport_t *x, hdring_loc_t left_at, hdring_loc_
     } else {
         rc = reduce_3buff(t, left, right, dst, count);
     }
-    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
+    return OMPI_SUCCESS == rc ? HDRING_OK : pml_failed(t, rc);
 }
 
 static int pml_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count)
@@ -501,10 +329,126 @@ static int pml_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst,
     int rc = 0 == count || t->poisoned ? OMPI_SUCCESS
                         : copy_range(t, loc_addr(t, hdring_view_loc(x->view, dst)), loc_addr(t, hdring_view_loc(x->view, src)),
                                      count);
-    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
+    return OMPI_SUCCESS == rc ? HDRING_OK : pml_failed(t, rc);
 }
 
-static void *pml_take(const hdring_xport_t *x, size_t bytes) { return mca_coll_hdring_tables_take(x->ctx, bytes); }
+static void *pml_take(const hdring_xport_t *x, size_t bytes)
+{
+    const mca_coll_hdring_pml_t *t = x->ctx;
+    return mca_coll_hdring_tables_take(t->tables, bytes);
+}
+
+/* ---- nonblocking ----
+ * An exchange is posted as exchange posts it (receives first) into the run's own room (mca_coll_hdring_pml_room)
+ * and left in flight; a test completes it once every request has. Started messages (slots) are tested the same
+ * way. A test looks at the requests' completion only: it never calls Open MPI's progress engine, which calls this
+ * transport's tests (coll_hdring_request.c). */
+
+static int pml_post_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends,
+                             const hdring_msg_t *recvs, int nrecvs)
+{
+    mca_coll_hdring_pml_t *t = x->ctx;
+    mca_coll_hdring_pml_posted_t *p = &t->posted;
+    int n = 0, nreqs = 0, rc = OMPI_SUCCESS;
+
+    if (nsends + nrecvs > p->room_sides) {
+        return pml_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
+    }
+    p->nrecvs = 0;
+    for (int i = 0; i < nrecvs + nsends && OMPI_SUCCESS == rc; ++i) { /* receives first */
+        const bool is_send = i >= nrecvs;
+        const hdring_msg_t *msg = is_send ? &sends[i - nrecvs] : &recvs[i];
+        if (0 != msg->count) {
+            rc = resolve(t, x, msg, is_send, &p->sides[n]);
+            n += OMPI_SUCCESS == rc;
+        }
+        p->nrecvs = is_send ? p->nrecvs : n;
+    }
+    for (int i = 0; i < n && OMPI_SUCCESS == rc; ++i) {
+        const bool is_send = i >= p->nrecvs;
+        if (nreqs + p->sides[i].m.pieces > p->room_reqs) {
+            rc = OMPI_ERR_OUT_OF_RESOURCE;
+            break;
+        }
+        rc = mca_coll_hdring_msg_post(t, &p->sides[i].m, p->sides[i].peer, is_send, &p->reqs[nreqs]);
+        if (OMPI_SUCCESS == rc) {
+            nreqs += p->sides[i].m.pieces;
+        } else { /* withdraw what was posted: the receives cancelled, the sends left to complete */
+            for (int j = 0, at = 0; j < i; at += p->sides[j++].m.pieces) {
+                mca_coll_hdring_msg_unpost(&p->reqs[at], p->sides[j].m.pieces, j >= p->nrecvs);
+            }
+        }
+    }
+    pml_fill(t);
+    if (OMPI_SUCCESS != rc) {
+        for (int i = 0; i < n; ++i) {
+            pml_release(&p->sides[i].m);
+        }
+        p->n = 0;
+        return pml_failed(t, rc);
+    }
+    p->n = n;
+    p->nreqs = nreqs;
+    return HDRING_OK;
+}
+
+/* Whether the requests reqs[0 .. n) have completed (NULL entries were completed before). */
+static bool all_complete(ompi_request_t *const *reqs, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        if (NULL != reqs[i] && !REQUEST_COMPLETE(reqs[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Collects the statuses of completed requests and frees them: the first error. */
+static int collect(ompi_request_t **reqs, int n, ompi_status_public_t *statuses)
+{
+    int rc = OMPI_SUCCESS;
+    for (int i = 0; i < n; ++i) {
+        const int r = ompi_request_wait(&reqs[i], &statuses[i]); /* complete: returns at once */
+        rc = OMPI_SUCCESS == rc ? r : rc;
+    }
+    return rc;
+}
+
+static int pml_test_exchange(const hdring_xport_t *x, bool *done)
+{
+    mca_coll_hdring_pml_t *t = x->ctx;
+    mca_coll_hdring_pml_posted_t *p = &t->posted;
+    ompi_status_public_t statuses[HDRING_MAX_PIECES];
+    int rc = OMPI_SUCCESS;
+
+    *done = all_complete(p->reqs, p->nreqs);
+    if (!*done) {
+        return HDRING_OK;
+    }
+    for (int i = 0, first = 0; i < p->n; first += p->sides[i++].m.pieces) {
+        const int r = settled(t, collect(&p->reqs[first], p->sides[i].m.pieces, statuses), statuses,
+                              p->sides[i].m.pieces);
+        rc = OMPI_SUCCESS == rc ? r : rc;
+        if (OMPI_SUCCESS == rc && i < p->nrecvs) {
+            rc = mca_coll_hdring_msg_received(t, &p->sides[i].m, statuses);
+        }
+        pml_release(&p->sides[i].m);
+    }
+    p->n = p->nreqs = 0;
+    return OMPI_SUCCESS == rc ? HDRING_OK : pml_failed(t, rc);
+}
+
+static int pml_test(const hdring_xport_t *x, hdring_req_t *reqs, int n, bool *done)
+{
+    const mca_coll_hdring_pml_t *t = x->ctx;
+    *done = true;
+    for (int i = 0; i < n && *done; ++i) {
+        if (HDRING_REQ_NONE != reqs[i]) {
+            *done = all_complete(t->inflight.req[reqs[i]], t->inflight.msg[reqs[i]].pieces);
+        }
+    }
+    return *done ? pml_wait(x, reqs, n) : HDRING_OK;
+}
 
 static const hdring_transport_ops_t pml_ops = {
     .exchange = pml_exchange,
@@ -513,31 +457,34 @@ static const hdring_transport_ops_t pml_ops = {
     .reduce = pml_reduce,
     .copy = pml_copy,
     .take = pml_take,
+    .post_exchange = pml_post_exchange,
+    .test_exchange = pml_test_exchange,
+    .test = pml_test,
 };
 
-void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t *m,
-                              struct ompi_communicator_t *comm, mca_coll_hdring_coll_t coll,
-                              struct ompi_datatype_t *dtype, struct ompi_op_t *op, bool locality_order)
+void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, struct ompi_communicator_t *comm, int tag,
+                              struct ompi_datatype_t *dtype, struct ompi_op_t *op, const hdring_topo_t *topo,
+                              bool locality_order, size_t pieces_bytes, size_t max_message,
+                              mca_coll_hdring_tables_t *tables)
 {
     const int size = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
-    const bool renumbered = locality_order && NULL != m->topo.order;
+    const bool renumbered = locality_order && NULL != topo && NULL != topo->order;
 
     t->comm = comm;
     t->dtype = dtype;
     t->op = op;
-    t->tag = mca_coll_hdring_coll_tag(coll);
-    t->rank_of = renumbered ? m->topo.order : NULL;
+    t->tag = tag;
+    t->rank_of = renumbered ? topo->order : NULL;
     ompi_datatype_type_extent(dtype, &t->extent);
     ompi_datatype_type_size(dtype, &t->dtype_size);
-    t->inline_pieces_bytes = mca_coll_hdring_pieces_bytes(m, coll);
-    t->node_of = 1 == m->topo.shape.nodes ? NULL : m->topo.node_of;
-    t->node = NULL == m->topo.node_of ? 0 : m->topo.node_of[rank];
+    t->inline_pieces_bytes = pieces_bytes;
+    t->node_of = NULL == topo || 1 == topo->shape.nodes ? NULL : topo->node_of;
+    t->node = NULL == t->node_of ? 0 : t->node_of[rank];
     for (int b = 0; b < HDRING_NBUFS; ++b) {
         t->base[b] = NULL;
     }
-    t->own_scratch = NULL;
-    t->tables = &m->state->tables;
-    t->max_message = m->state->config.max_message_elements;
+    t->tables = tables;
+    t->max_message = max_message;
     t->same_bytes.buf = NULL;
     t->same_bytes.type = NULL;
     t->same_bytes.unfilled = false;
@@ -545,11 +492,24 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, mca_coll_hdring_module_t
     t->error = OMPI_SUCCESS;
     t->poisoned = false;
     t->inflight.used = 0;
+    t->posted.room_sides = t->posted.room_reqs = 0;
+    t->posted.n = 0;
+    t->posted.nreqs = 0;
     t->xport.ops = &pml_ops;
     t->xport.ctx = t;
     t->xport.size = size;
-    t->xport.rank = renumbered ? m->topo.vrank_of[rank] : rank;
+    t->xport.rank = renumbered ? topo->vrank_of[rank] : rank;
     t->xport.view = NULL;
+    t->xport.channel = 0;
+}
+
+void mca_coll_hdring_pml_room(mca_coll_hdring_pml_t *t, mca_coll_hdring_pml_side_t *sides, int nsides,
+                              struct ompi_request_t **reqs, int nreqs)
+{
+    t->posted.sides = sides;
+    t->posted.room_sides = nsides;
+    t->posted.reqs = reqs;
+    t->posted.room_reqs = nreqs;
 }
 
 void mca_coll_hdring_pml_poison(mca_coll_hdring_pml_t *t, int ompi_error)
@@ -586,7 +546,7 @@ int mca_coll_hdring_pml_contribute(mca_coll_hdring_pml_t *t, size_t off, size_t 
     t->same_bytes.unfilled = true;
     t->same_bytes.fill_status = OMPI_SUCCESS;
     if (!in_flight) {
-        mca_coll_hdring_pml_fill(t);
+        pml_fill(t);
     }
     return t->same_bytes.fill_status;
 }

@@ -1,49 +1,64 @@
 /*
  * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
  *
- * coll/hdring: the PML transport's exchanges of messages already described for the PML, shared by the transport
- * (coll_hdring_transport.c) and the replay of compiled schedules (coll_hdring_compiled.c). Private to those two.
+ * coll/hdring messages as the PML takes them: a message of a run described for the PML (its communicator rank,
+ * pieces, derived datatype, packing), posted and completed, and the blocking exchanges of messages so described.
+ * Private to the transport over the PML (coll_hdring_pml.c, coll_hdring_pml_msg.c). The short helpers are inline:
+ * a call of a few bytes pays for each instruction here.
  */
-#ifndef MCA_COLL_HDRING_PML_EXCHANGE_H
-#define MCA_COLL_HDRING_PML_EXCHANGE_H
+#ifndef MCA_COLL_HDRING_PML_MSG_H
+#define MCA_COLL_HDRING_PML_MSG_H
 
-#include "ompi_config.h"
+#include "coll_hdring.h"
 
 #include "ompi/datatype/ompi_datatype.h"
 #include "ompi/mca/pml/pml.h"
 #include "ompi/request/request.h"
 
-#include "coll_hdring.h"
+#include "coll_hdring_pml.h"
 
 typedef mca_coll_hdring_pml_msg_t pml_message_t;
 
-/* One message of an exchange as the PML takes it: its description and the communicator rank at the other end. */
-typedef struct pml_side {
-    pml_message_t m;
-    int peer;
-} pml_side_t;
+typedef mca_coll_hdring_pml_side_t pml_side_t;
 
 /* The communicator rank of an algorithm rank of x (a view of t's transport, or the transport itself). */
-static inline int mca_coll_hdring_pml_comm_rank(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x, int peer)
+static inline int pml_comm_rank(const mca_coll_hdring_pml_t *t, const hdring_xport_t *x, int peer)
 {
     const int rank = hdring_view_peer(x->view, peer);
     return NULL == t->rank_of ? rank : t->rank_of[rank];
 }
 
 /* Whether a send of count elements at `at` (a base location) reads t's same_bytes instead
- * (mca_coll_hdring_pml_contribute). */
-static inline bool mca_coll_hdring_pml_reads_same_bytes(const mca_coll_hdring_pml_t *t, hdring_loc_t at,
+ * (pml_contribute). */
+static inline bool pml_reads_same_bytes(const mca_coll_hdring_pml_t *t, hdring_loc_t at,
                                                         size_t count)
 {
     return NULL != t->same_bytes.buf && HDRING_BUF_OUT == at.buf && t->same_bytes.off == at.off &&
            t->same_bytes.count == count;
 }
 
-/* A failed PML call: its error kept for mca_coll_hdring_pml_error, the kernel told HDRING_ERR_TRANSPORT. */
-static inline int mca_coll_hdring_pml_failed(mca_coll_hdring_pml_t *t, int ompi_error)
+/* A failed PML call: its error kept for pml_error, the kernel told HDRING_ERR_TRANSPORT. */
+static inline int pml_failed(mca_coll_hdring_pml_t *t, int ompi_error)
 {
     t->error = ompi_error;
     return HDRING_ERR_TRANSPORT;
+}
+
+/* The status of completed messages (rc, as the PML's wait returned it, and their statuses). A poisoned rank posted
+ * its receives empty: a peer that did not know yet sent it data, and those receives end truncated, which it
+ * ignores (the data are not its to keep). */
+static inline int settled(const mca_coll_hdring_pml_t *t, int rc, const ompi_status_public_t *statuses, int n)
+{
+    if (OMPI_SUCCESS == rc || !t->poisoned || (MPI_ERR_TRUNCATE != rc && MPI_ERR_IN_STATUS != rc)) {
+        return rc;
+    }
+    for (int i = 0; i < n && MPI_ERR_IN_STATUS == rc; ++i) {
+        const int e = statuses[i].MPI_ERROR;
+        if (MPI_SUCCESS != e && MPI_ERR_TRUNCATE != e && MPI_ERR_PENDING != e) {
+            return e;
+        }
+    }
+    return OMPI_SUCCESS;
 }
 
 /* ---- messages in pieces ----
@@ -59,31 +74,31 @@ static inline int mca_coll_hdring_pml_failed(mca_coll_hdring_pml_t *t, int ompi_
 /* Whether a message of `bytes` bytes by the call's description, to or from communicator rank peer, goes in pieces:
  * larger than an inline send, within t's limit, and within the node (between nodes every piece would pay the
  * network's latency). */
-static inline bool mca_coll_hdring_pml_in_pieces(const mca_coll_hdring_pml_t *t, size_t bytes, int peer)
+static inline bool pml_in_pieces(const mca_coll_hdring_pml_t *t, size_t bytes, int peer)
 {
     return bytes > HDRING_PML_INLINE_BYTES && bytes <= t->inline_pieces_bytes &&
            (NULL == t->node_of || t->node_of[peer] == t->node);
 }
 
-/* The slow half of mca_coll_hdring_pml_cut: a message that goes in pieces (coll_hdring_transport.c). */
-int mca_coll_hdring_pml_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, bool is_send);
+/* The slow half of pml_cut: a message that goes in pieces (coll_hdring_pml_msg.c). */
+int mca_coll_hdring_msg_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, bool is_send);
 
 /* Decides whether m, of `bytes` bytes by the call's description (whether or not the call is poisoned), to or
  * from communicator rank peer, goes in pieces: sets m->pieces and, for pieces, the rest; packs a send that needs
  * it. An Open MPI status. */
-static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_cut(mca_coll_hdring_pml_t *t, pml_message_t *m,
+static inline __opal_attribute_always_inline__ int pml_cut(mca_coll_hdring_pml_t *t, pml_message_t *m,
                                                                           size_t bytes, int peer, bool is_send)
 {
     m->pieces = 1;
     m->inline_size = bytes <= HDRING_PML_INLINE_BYTES;
-    if (OPAL_LIKELY(!mca_coll_hdring_pml_in_pieces(t, bytes, peer))) {
+    if (OPAL_LIKELY(!pml_in_pieces(t, bytes, peer))) {
         return OMPI_SUCCESS;
     }
-    return mca_coll_hdring_pml_cut_pieces(t, m, bytes, is_send);
+    return mca_coll_hdring_msg_cut_pieces(t, m, bytes, is_send);
 }
 
 /* Bytes of piece j of m: none beyond m->bytes (an empty call, or a short erroneous one). */
-static inline int mca_coll_hdring_pml_piece_bytes(const pml_message_t *m, int j)
+static inline int pml_piece_bytes(const pml_message_t *m, int j)
 {
     return m->bytes <= j * HDRING_PML_INLINE_BYTES
                ? 0
@@ -92,28 +107,28 @@ static inline int mca_coll_hdring_pml_piece_bytes(const pml_message_t *m, int j)
 
 /* Posts m to the PML, nonblocking: its pieces' requests (m->pieces of them) in reqs. On failure none is left
  * posted. */
-int mca_coll_hdring_pml_post(mca_coll_hdring_pml_t *t, const pml_message_t *m, int peer, bool is_send,
+int mca_coll_hdring_msg_post(mca_coll_hdring_pml_t *t, const pml_message_t *m, int peer, bool is_send,
                              ompi_request_t **reqs);
 
 /* Withdraws n posted requests: receives cancelled (the caller may free their buffers once it has the error),
  * sends left to complete on their own. */
-void mca_coll_hdring_pml_unpost(ompi_request_t **reqs, int n, bool is_send);
+void mca_coll_hdring_msg_unpost(ompi_request_t **reqs, int n, bool is_send);
 
 /* After a receive of m completed with these statuses (one per piece): whether each found an empty message where
- * it expected data (mca_coll_hdring_pml_check_received), and m's packed bytes unpacked. An Open MPI status. */
-int mca_coll_hdring_pml_received(mca_coll_hdring_pml_t *t, const pml_message_t *m,
+ * it expected data (pml_check_received), and m's packed bytes unpacked. An Open MPI status. */
+int mca_coll_hdring_msg_received(mca_coll_hdring_pml_t *t, const pml_message_t *m,
                                  const ompi_status_public_t *statuses);
 
 /* Once the PML is done with the message. */
-static inline void mca_coll_hdring_pml_release(pml_message_t *m)
+static inline void pml_release(pml_message_t *m)
 {
     if (m->derived) {
         ompi_datatype_destroy(&m->type);
     }
 }
 
-/* The same_bytes range's copy, if it is still to be made (mca_coll_hdring_pml_contribute). */
-static inline void mca_coll_hdring_pml_fill(mca_coll_hdring_pml_t *t)
+/* The same_bytes range's copy, if it is still to be made (pml_contribute). */
+static inline void pml_fill(mca_coll_hdring_pml_t *t)
 {
     if (t->same_bytes.unfilled) {
         char *range = t->base[HDRING_BUF_OUT] + (ptrdiff_t) t->same_bytes.off * t->extent;
@@ -123,28 +138,28 @@ static inline void mca_coll_hdring_pml_fill(mca_coll_hdring_pml_t *t)
     }
 }
 
-/* A receive of m that found an empty message: poisons t if m's type has data (coll_hdring_transport.c). */
-void mca_coll_hdring_pml_empty_received(mca_coll_hdring_pml_t *t, const pml_message_t *m);
+/* A receive of m that found an empty message: poisons t if m's type has data (coll_hdring_pml_msg.c). */
+void mca_coll_hdring_msg_empty_received(mca_coll_hdring_pml_t *t, const pml_message_t *m);
 
 /* A receive that found an empty message where it expected data: the sender was poisoned (pml_poison). Every
  * receive passes here; the type's size is looked up only for an empty one. */
-static inline void mca_coll_hdring_pml_check_received(mca_coll_hdring_pml_t *t, const pml_message_t *m,
+static inline void pml_check_received(mca_coll_hdring_pml_t *t, const pml_message_t *m,
                                                       const ompi_status_public_t *status)
 {
     if (0 == status->_ucount && 0 != m->n) {
-        mca_coll_hdring_pml_empty_received(t, m);
+        mca_coll_hdring_msg_empty_received(t, m);
     }
 }
 
-/* mca_coll_hdring_pml_exchange_pair where a message goes in pieces (coll_hdring_transport.c). */
-int mca_coll_hdring_pml_exchange_in_pieces(mca_coll_hdring_pml_t *t, pml_side_t *send, pml_side_t *recv);
+/* pml_exchange_pair where a message goes in pieces (coll_hdring_pml_msg.c). */
+int mca_coll_hdring_msg_exchange_in_pieces(mca_coll_hdring_pml_t *t, pml_side_t *send, pml_side_t *recv);
 
 /* One message, or one send and one receive (NULL: none): most exchanges of every algorithm. Blocking calls cost
  * far less per call than posting both and waiting on the array. For the pair, the receive is posted first and
  * the send blocks (as Open MPI's own sendrecv does): the peer's message, large ones included, then finds its
  * match waiting instead of going through the unexpected queue, which measured 13-18% slower for 1-4 MiB
  * exchanges over shared memory. Releases both messages. */
-static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_exchange_pair(mca_coll_hdring_pml_t *t,
+static inline __opal_attribute_always_inline__ int pml_exchange_pair(mca_coll_hdring_pml_t *t,
                                                                                      pml_side_t *send,
                                                                                      pml_side_t *recv)
 {
@@ -153,13 +168,13 @@ static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_exchange_
     int rc = OMPI_SUCCESS;
 
     if (OPAL_UNLIKELY((NULL != send && send->m.pieces > 1) || (NULL != recv && recv->m.pieces > 1))) {
-        return mca_coll_hdring_pml_exchange_in_pieces(t, send, recv);
+        return mca_coll_hdring_msg_exchange_in_pieces(t, send, recv);
     }
     if (NULL != recv) {
         pml_message_t *r = &recv->m;
         if (NULL == send) {
-            mca_coll_hdring_pml_fill(t);
-            rc = MCA_PML_CALL(recv(r->addr, r->n, r->type, recv->peer, t->tag, t->comm, &status));
+            pml_fill(t);
+            rc = settled(t, MCA_PML_CALL(recv(r->addr, r->n, r->type, recv->peer, t->tag, t->comm, &status)), &status, 1);
         } else {
             rc = MCA_PML_CALL(irecv(r->addr, r->n, r->type, recv->peer, t->tag, t->comm, &req));
         }
@@ -167,25 +182,25 @@ static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_exchange_
     if (NULL != send && OMPI_SUCCESS == rc) {
         const pml_message_t *m = &send->m;
         rc = MCA_PML_CALL(send(m->addr, m->n, m->type, send->peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm));
-        mca_coll_hdring_pml_fill(t); /* while the receive's message is on its way */
+        pml_fill(t); /* while the receive's message is on its way */
         if (NULL != recv) {
             if (OMPI_SUCCESS != rc) { /* withdraw the receive: the caller may free its buffer */
                 ompi_request_cancel(req);
             }
-            const int recv_rc = ompi_request_wait(&req, &status);
+            const int recv_rc = settled(t, ompi_request_wait(&req, &status), &status, 1);
             rc = OMPI_SUCCESS != rc ? rc : recv_rc;
         }
     }
     if (NULL != recv && OMPI_SUCCESS == rc) {
-        mca_coll_hdring_pml_check_received(t, &recv->m, &status);
+        pml_check_received(t, &recv->m, &status);
     }
     if (NULL != send) {
-        mca_coll_hdring_pml_release(&send->m);
+        pml_release(&send->m);
     }
     if (NULL != recv) {
-        mca_coll_hdring_pml_release(&recv->m);
+        pml_release(&recv->m);
     }
-    return OMPI_SUCCESS == rc ? HDRING_OK : mca_coll_hdring_pml_failed(t, rc);
+    return OMPI_SUCCESS == rc ? HDRING_OK : pml_failed(t, rc);
 }
 
 /* Receives first, so a peer's send finds its match posted, then sends, then a wait for all: sides[0 .. nrecvs)
@@ -194,7 +209,10 @@ static inline __opal_attribute_always_inline__ int mca_coll_hdring_pml_exchange_
  * is posted, waited on and freed (a binomial bcast's root at 4 ranks: 1300 instructions per 64-byte call, 1500
  * through requests); reqs and statuses have room for `room` requests (a message in
  * pieces needs one per piece; more is taken from t's tables). Releases every message. */
-int mca_coll_hdring_pml_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
+int mca_coll_hdring_msg_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
                                        ompi_request_t **reqs, ompi_status_public_t *statuses, int room);
+
+
+_Static_assert(HDRING_MAX_INFLIGHT <= 32, "the slots of messages in flight are the bits of a uint32_t");
 
 #endif

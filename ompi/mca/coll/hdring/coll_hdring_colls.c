@@ -1,0 +1,147 @@
+/*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
+ * coll/hdring collectives (coll_hdring_colls.h): the module's functions, each the MPI function's arguments as a
+ * call (mca_coll_hdring_args_t) for the one path (coll_hdring_call.c).
+ */
+#include "coll_hdring_colls.h"
+
+#include "coll_hdring_call.h"
+
+/* MPI's arguments of each collective, as a call. */
+#define REDUCTION(COLL, COUNT, RCOUNTS)                                                                             \
+    {.coll = COLL, .sbuf = sbuf, .rbuf = rbuf, .count = (size_t) (COUNT), .rcounts = RCOUNTS, .dtype = dtype,       \
+     .op = op}
+#define ALLREDUCE REDUCTION(MCA_COLL_HDRING_ALLREDUCE, count, NULL)
+#define REDUCE_SCATTER REDUCTION(MCA_COLL_HDRING_REDUCE_SCATTER, 0, rcounts)
+#define REDUCE_SCATTER_BLOCK REDUCTION(MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK, rcount, NULL)
+#define ALLGATHER                                                                                                   \
+    {.coll = MCA_COLL_HDRING_ALLGATHER, .sbuf = sbuf, .rbuf = rbuf, .count = (size_t) rcount, .dtype = rdtype,       \
+     .scount = scount, .sdtype = sdtype}
+#define BCAST {.coll = MCA_COLL_HDRING_BCAST, .rbuf = buf, .count = (size_t) count, .dtype = dtype, .root = root}
+
+#define MODULE ((mca_coll_hdring_module_t *) module)
+
+int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                              struct ompi_op_t *op, struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = ALLREDUCE;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
+}
+
+int mca_coll_hdring_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, struct ompi_datatype_t *dtype,
+                                   struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                   mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = REDUCE_SCATTER;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
+}
+
+int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,
+                                         struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                         mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = REDUCE_SCATTER_BLOCK;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
+}
+
+int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                              struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                              mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = ALLGATHER;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
+}
+
+int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                          struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = BCAST;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
+}
+
+int mca_coll_hdring_iallreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                               struct ompi_op_t *op, struct ompi_communicator_t *comm, ompi_request_t **request,
+                               mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = ALLREDUCE;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_NONBLOCKING, request);
+}
+
+int mca_coll_hdring_ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, struct ompi_datatype_t *dtype,
+                                    struct ompi_op_t *op, struct ompi_communicator_t *comm, ompi_request_t **request,
+                                    mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = REDUCE_SCATTER;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_NONBLOCKING, request);
+}
+
+int mca_coll_hdring_ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,
+                                          struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                          ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = REDUCE_SCATTER_BLOCK;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_NONBLOCKING, request);
+}
+
+int mca_coll_hdring_iallgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                               struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                               ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = ALLGATHER;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_NONBLOCKING, request);
+}
+
+int mca_coll_hdring_ibcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                           struct ompi_communicator_t *comm, ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = BCAST;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_NONBLOCKING, request);
+}
+
+int mca_coll_hdring_allreduce_init(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                                   struct ompi_op_t *op, struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                   ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_args_t a = ALLREDUCE;
+    a.info = info;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_PERSISTENT, request);
+}
+
+int mca_coll_hdring_reduce_scatter_init(const void *sbuf, void *rbuf, const int *rcounts,
+                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                        struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                        ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_args_t a = REDUCE_SCATTER;
+    a.info = info;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_PERSISTENT, request);
+}
+
+int mca_coll_hdring_reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,
+                                              struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                              struct ompi_info_t *info, ompi_request_t **request,
+                                              mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_args_t a = REDUCE_SCATTER_BLOCK;
+    a.info = info;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_PERSISTENT, request);
+}
+
+int mca_coll_hdring_allgather_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,
+                                   int rcount, struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                                   struct ompi_info_t *info, ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_args_t a = ALLGATHER;
+    a.info = info;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_PERSISTENT, request);
+}
+
+int mca_coll_hdring_bcast_init(void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                               struct ompi_communicator_t *comm, struct ompi_info_t *info, ompi_request_t **request,
+                               mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_args_t a = BCAST;
+    a.info = info;
+    return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_PERSISTENT, request);
+}

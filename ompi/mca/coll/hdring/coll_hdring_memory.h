@@ -1,0 +1,42 @@
+/*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
+ * coll/hdring memory of a call: scratch buffers for its data (TMP, WORK) and memory for its tables and message
+ * lists (hdring_take).
+ *
+ * A module keeps one scratch area and one table block between its blocking calls, grown on demand (scratch up to
+ * coll_hdring_scratch_cache_bytes): allocating and first-touching megabytes per call costs page faults that
+ * measurably slow large collectives, and once they have grown a call allocates nothing (hdring_allocs checks
+ * it). Nonblocking calls, which may be in flight several at once, and needs beyond the cache have their own.
+ * Sizes use the datatype's true extent, and a buffer's base is shifted by its true lower bound, so element i of any
+ * datatype lands inside the allocation.
+ */
+#ifndef MCA_COLL_HDRING_MEMORY_H
+#define MCA_COLL_HDRING_MEMORY_H
+
+#include "coll_hdring.h"
+
+BEGIN_C_DECLS
+
+/* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype: in *cache when it is given and the need
+ * fits the limit (grown if it must), otherwise in memory of the call's own, *own (free it when the call ends).
+ * An Open MPI status: OMPI_ERR_OUT_OF_RESOURCE when there is no memory for it. */
+int mca_coll_hdring_scratch_acquire(mca_coll_hdring_scratch_t *cache, size_t limit, mca_coll_hdring_pml_t *t,
+                                    hdring_scratch_t need, void **own);
+void mca_coll_hdring_scratch_free(mca_coll_hdring_scratch_t *cache);
+
+/* `bytes` of memory aligned for any type from tb until tables_release: NULL if out of memory. */
+void *mca_coll_hdring_tables_take(mca_coll_hdring_tables_t *tb, size_t bytes);
+/* The end of a call: what it took is returned (and the block grown to it, if it spilled). */
+void mca_coll_hdring_tables_release(mca_coll_hdring_tables_t *tb);
+void mca_coll_hdring_tables_free(mca_coll_hdring_tables_t *tb);
+
+/* Tables for a call that found no memory to build its task: the process's reserve (64 KB kept for this, one call at
+ * a time), so that the algorithm's own tables need none; false when another thread holds it. Give it back with
+ * mca_coll_hdring_tables_unreserve. */
+bool mca_coll_hdring_tables_reserve(mca_coll_hdring_tables_t *tb);
+void mca_coll_hdring_tables_unreserve(mca_coll_hdring_tables_t *tb);
+
+END_C_DECLS
+
+#endif

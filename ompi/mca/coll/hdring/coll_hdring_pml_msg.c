@@ -1,0 +1,185 @@
+/*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
+ * coll/hdring messages as the PML takes them (coll_hdring_pml_msg.h): pieces, posting and completing, and the
+ * blocking exchanges of more than a pair of messages.
+ */
+#include "coll_hdring_pml_msg.h"
+
+#include "coll_hdring_memory.h"
+
+void mca_coll_hdring_msg_empty_received(mca_coll_hdring_pml_t *t, const pml_message_t *m)
+{
+    size_t type_size;
+    ompi_datatype_type_size(m->type, &type_size);
+    if (0 != type_size) {
+        mca_coll_hdring_pml_poison(t, OMPI_ERROR);
+    }
+}
+
+int mca_coll_hdring_msg_cut_pieces(mca_coll_hdring_pml_t *t, pml_message_t *m, size_t bytes, bool is_send)
+{
+    size_t type_size;
+    ompi_datatype_type_size(m->type, &type_size);
+    m->pieces = (int) hdring_segments(bytes, HDRING_PML_INLINE_BYTES);
+    /* what this side describes, which only an erroneous call makes differ from `bytes` (an allgather whose send
+     * count and type hold less than its receive count and type): never read past it, send short pieces */
+    m->bytes = (int) ((size_t) m->n * type_size < bytes ? (size_t) m->n * type_size : bytes);
+    m->packed = 0 != m->bytes && !ompi_datatype_is_contiguous_memory_layout(m->type, m->n);
+    if (!m->packed) { /* the bytes start at the type's true lower bound (none when empty) */
+        ptrdiff_t true_lb = 0, true_extent;
+        if (0 != m->bytes) {
+            ompi_datatype_get_true_extent(m->type, &true_lb, &true_extent);
+        }
+        m->flat = m->addr + true_lb;
+        return OMPI_SUCCESS;
+    }
+    m->flat = mca_coll_hdring_tables_take(t->tables, bytes);
+    if (NULL == m->flat) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    return is_send ? ompi_datatype_sndrcv(m->addr, m->n, m->type, m->flat, m->bytes, MPI_BYTE) : OMPI_SUCCESS;
+}
+
+int mca_coll_hdring_msg_post(mca_coll_hdring_pml_t *t, const pml_message_t *m, int peer, bool is_send,
+                             ompi_request_t **reqs)
+{
+    if (1 == m->pieces) {
+        return is_send ? MCA_PML_CALL(isend(m->addr, m->n, m->type, peer, t->tag, MCA_PML_BASE_SEND_STANDARD,
+                                            t->comm, reqs))
+                       : MCA_PML_CALL(irecv(m->addr, m->n, m->type, peer, t->tag, t->comm, reqs));
+    }
+    int rc = OMPI_SUCCESS, posted = 0;
+    for (; posted < m->pieces && OMPI_SUCCESS == rc; posted += OMPI_SUCCESS == rc) {
+        char *at = m->flat + (ptrdiff_t) posted * HDRING_PML_INLINE_BYTES;
+        const int len = pml_piece_bytes(m, posted);
+        rc = is_send ? MCA_PML_CALL(isend(at, len, MPI_BYTE, peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm,
+                                          &reqs[posted]))
+                     : MCA_PML_CALL(irecv(at, len, MPI_BYTE, peer, t->tag, t->comm, &reqs[posted]));
+    }
+    if (OMPI_SUCCESS != rc) {
+        mca_coll_hdring_msg_unpost(reqs, posted, is_send);
+    }
+    return rc;
+}
+
+void mca_coll_hdring_msg_unpost(ompi_request_t **reqs, int n, bool is_send)
+{
+    for (int i = 0; i < n; ++i) {
+        if (is_send) {
+            ompi_request_free(&reqs[i]);
+        } else {
+            ompi_request_cancel(reqs[i]);
+            ompi_request_wait(&reqs[i], MPI_STATUS_IGNORE);
+        }
+    }
+}
+
+int mca_coll_hdring_msg_received(mca_coll_hdring_pml_t *t, const pml_message_t *m,
+                                 const ompi_status_public_t *statuses)
+{
+    if (1 == m->pieces) {
+        pml_check_received(t, m, &statuses[0]);
+        return OMPI_SUCCESS;
+    }
+    for (int j = 0; j < m->pieces; ++j) {
+        if (0 == statuses[j]._ucount && 0 != pml_piece_bytes(m, j)) {
+            mca_coll_hdring_pml_poison(t, OMPI_ERROR);
+        }
+    }
+    return m->packed && !t->poisoned ? ompi_datatype_sndrcv(m->flat, m->bytes, MPI_BYTE, m->addr, m->n, m->type)
+                                     : OMPI_SUCCESS;
+}
+
+/* Requests of sides[0 .. n). */
+static int requests_of(const pml_side_t *sides, int n)
+{
+    int total = 0;
+    for (int i = 0; i < n; ++i) {
+        total += sides[i].m.pieces;
+    }
+    return total;
+}
+
+/* Whether sides[0 .. n), sends all, each complete as soon as they are sent (mca_coll_hdring_pml_exchange_sides). */
+static bool inline_sends(const pml_side_t *sides, int nrecvs, int n)
+{
+    bool all = 0 == nrecvs;
+    for (int i = 0; i < n && all; ++i) {
+        all = 1 == sides[i].m.pieces && sides[i].m.inline_size;
+    }
+    return all;
+}
+
+/* The sends of sides[0 .. n), one after another, blocking: an Open MPI status. */
+static int send_one_by_one(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int n)
+{
+    int rc = OMPI_SUCCESS;
+    for (int i = 0; i < n && OMPI_SUCCESS == rc; ++i) {
+        const pml_message_t *m = &sides[i].m;
+        rc = MCA_PML_CALL(send(m->addr, m->n, m->type, sides[i].peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm));
+    }
+    pml_fill(t);
+    return rc;
+}
+
+/* Every side posted, receives first, then a wait for all: an Open MPI status. */
+static int post_and_wait(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int nrecvs, int n, ompi_request_t **reqs,
+                         ompi_status_public_t *statuses, int room)
+{
+    const int total = requests_of(sides, n);
+    int posted = 0, nposted = 0, recv_reqs = 0, rc = OMPI_SUCCESS;
+
+    if (total > room) {
+        reqs = mca_coll_hdring_tables_take(t->tables, (size_t) total * sizeof(*reqs));
+        statuses = mca_coll_hdring_tables_take(t->tables, (size_t) total * sizeof(*statuses));
+        rc = NULL == reqs || NULL == statuses ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
+    }
+    for (; posted < n && OMPI_SUCCESS == rc; ++posted) {
+        rc = mca_coll_hdring_msg_post(t, &sides[posted].m, sides[posted].peer, posted >= nrecvs, &reqs[nposted]);
+        nposted += OMPI_SUCCESS == rc ? sides[posted].m.pieces : 0;
+        recv_reqs = posted < nrecvs ? nposted : recv_reqs;
+    }
+    pml_fill(t);
+    if (OMPI_SUCCESS == rc) {
+        rc = settled(t, ompi_request_wait_all((size_t) nposted, reqs, statuses), statuses, nposted);
+        for (int i = 0, first = 0; i < nrecvs && OMPI_SUCCESS == rc; first += sides[i++].m.pieces) {
+            rc = mca_coll_hdring_msg_received(t, &sides[i].m, &statuses[first]);
+        }
+    } else {
+        /* A post failed: withdraw the posted receives, whose buffers the caller may free once it has the
+         * error, and let the posted sends complete on their own. */
+        mca_coll_hdring_msg_unpost(reqs, recv_reqs, false);
+        mca_coll_hdring_msg_unpost(reqs + recv_reqs, nposted - recv_reqs, true);
+    }
+    return rc;
+}
+
+int mca_coll_hdring_msg_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
+                                       ompi_request_t **reqs, ompi_status_public_t *statuses, int room)
+{
+    const int rc = inline_sends(sides, nrecvs, n) ? send_one_by_one(t, sides, n)
+                                                   : post_and_wait(t, sides, nrecvs, n, reqs, statuses, room);
+    for (int i = 0; i < n; ++i) {
+        pml_release(&sides[i].m);
+    }
+    return OMPI_SUCCESS == rc ? HDRING_OK : pml_failed(t, rc);
+}
+
+int mca_coll_hdring_msg_exchange_in_pieces(mca_coll_hdring_pml_t *t, pml_side_t *send, pml_side_t *recv)
+{
+    pml_side_t sides[2];
+    ompi_request_t *reqs[2 * HDRING_MAX_PIECES];
+    ompi_status_public_t statuses[2 * HDRING_MAX_PIECES];
+    int n = 0;
+
+    if (NULL != recv) {
+        sides[n++] = *recv;
+    }
+    if (NULL != send) {
+        sides[n++] = *send;
+    }
+    return mca_coll_hdring_msg_exchange_sides(t, sides, NULL != recv, n, reqs, statuses, 2 * HDRING_MAX_PIECES);
+}
+
+/* A message of an exchange as the PML takes it. */
