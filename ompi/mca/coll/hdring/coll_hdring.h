@@ -85,16 +85,16 @@ typedef enum mca_coll_hdring_kind {
 /* A call, as the MPI function gave it (coll_hdring_colls.c): the buffers and what their elements are. */
 typedef struct mca_coll_hdring_args {
     mca_coll_hdring_coll_t coll;
+    int scount;                    /* allgather: the send count (and sdtype the send type) */
     const void *sbuf; /* MPI_IN_PLACE allowed */
     void *rbuf;       /* bcast: the buffer */
     size_t count;     /* allreduce, bcast: elements; reduce_scatter_block, allgather: per block (allgather: receive) */
     const int *rcounts; /* reduce_scatter: each block's */
     struct ompi_datatype_t *dtype; /* the elements' (allgather: the receive type) */
-    int scount;                    /* allgather: the send count and type */
     struct ompi_datatype_t *sdtype;
     struct ompi_op_t *op;          /* NULL without reduction */
-    int root;                      /* bcast */
     struct ompi_info_t *info;      /* persistent */
+    int root;                      /* bcast */
 } mca_coll_hdring_args_t;
 
 /* What a call's task depends on, its buffers aside: calls of one setup with equal keys choose the same algorithm
@@ -262,14 +262,31 @@ typedef struct mca_coll_hdring_scratch {
     size_t bytes;
 } mca_coll_hdring_scratch_t;
 
+/* A collective's last call on a module, as far as its key depends on it (coll_hdring_call.c): a call with the same
+ * datatypes, op, counts, root and MPI_IN_PLACE has the same key. The datatypes and op are referenced, so that
+ * none of them is freed and another made at its address while the module remembers it. Reduce_scatter's counts
+ * are an array: its calls are not remembered. */
+typedef struct mca_coll_hdring_seen {
+    struct ompi_datatype_t *dtype, *sdtype; /* NULL: nothing remembered */
+    struct ompi_op_t *op;
+    size_t count;
+    int scount, root;
+    bool in_place;
+} mca_coll_hdring_seen_t;
+
 typedef struct mca_coll_hdring_module_t {
     mca_coll_base_module_t super;
     mca_coll_hdring_setup_t *setup;
     mca_coll_hdring_fallback_t fallback;
     bool fallback_retained;
-    /* the task of each collective's last call, referenced: a call with its key takes it without a look into the
-     * cache (most calls repeat the one before) */
+    /* the task of each collective's last call, referenced, and that call: a call like it takes the task without
+     * working out its key (most calls repeat the one before) */
     mca_coll_hdring_task_t *last[MCA_COLL_HDRING_NCOLLS];
+    mca_coll_hdring_seen_t seen[MCA_COLL_HDRING_NCOLLS];
+    /* each collective's blocking run, kept prepared (bit c of `ready`) for its last call: a call like it resets
+     * what a run changes instead of preparing all again (coll_hdring_run.h) */
+    struct mca_coll_hdring_run *runs[MCA_COLL_HDRING_NCOLLS];
+    unsigned ready;
     mca_coll_hdring_scratch_t scratch;  /* blocking calls' */
     mca_coll_hdring_tables_t tables;    /* blocking calls' */
 } mca_coll_hdring_module_t;

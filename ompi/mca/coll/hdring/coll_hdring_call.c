@@ -3,18 +3,22 @@
  *
  * coll/hdring calls (coll_hdring_call.h): the one path of every collective of every kind.
  *
- *   key    what the call's task depends on, its buffers aside (coll_hdring_task.c);
- *   task   the communicator's last one for this collective when the key matches (most calls repeat the one
- *          before), else the setup's cached one, else built now: decided and recorded;
+ *   task   the module's last one for this collective when the call is like the last (same datatypes, op, counts,
+ *          root and MPI_IN_PLACE: most calls repeat the one before, and this costs a few comparisons); else the
+ *          one of the call's key (what its task depends on, its buffers aside: coll_hdring_task.c), the last
+ *          one's, the setup's cached one, or built now: decided and recorded;
  *   then   the fallback's function of the call's kind, when the task says so; otherwise a run of the task:
  *          on the stack to its end (blocking), or in a request (nonblocking: started now; persistent: at MPI_Start).
  */
 #include "coll_hdring_call.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "opal/util/output.h"
 #include "ompi/mca/coll/base/coll_base_util.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
 
 #include "coll_hdring_cache.h"
 #include "coll_hdring_request.h"
@@ -100,7 +104,7 @@ static int tag_of(struct ompi_communicator_t *comm, mca_coll_hdring_coll_t coll,
     return MCA_COLL_HDRING_BLOCKING == kind ? mca_coll_hdring_coll_tag(coll) : ompi_coll_base_nbc_reserve_tags(comm, 1);
 }
 
-/* A blocking run of task to its end, its messages tagged `tag`: an Open MPI status. */
+/* A blocking run of task to its end, its messages tagged `tag`, on the stack: an Open MPI status. */
 static int run_blocking(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
                         const mca_coll_hdring_task_t *task, const mca_coll_hdring_args_t *a, int tag)
 {
@@ -108,6 +112,30 @@ static int run_blocking(mca_coll_hdring_module_t *m, struct ompi_communicator_t 
     mca_coll_hdring_run_init(&run, m, comm, task, a, tag, true);
     (void) mca_coll_hdring_run_progress(&run);
     return mca_coll_hdring_run_end(&run);
+}
+
+/* A blocking call's run of task (m->last[a->coll]): the module's run of the collective, made ready again when it
+ * served the last call, which was like this one (`again`), prepared otherwise; on the stack without memory for it.
+ * An Open MPI status. */
+static int run_blocking_call(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
+                             const mca_coll_hdring_task_t *task, const mca_coll_hdring_args_t *a, bool again)
+{
+    const unsigned bit = 1u << a->coll;
+    mca_coll_hdring_run_t *run = m->runs[a->coll];
+    if (OPAL_UNLIKELY(NULL == run)) {
+        if (NULL == (run = m->runs[a->coll] = malloc(sizeof(*run)))) {
+            return run_blocking(m, comm, task, a, mca_coll_hdring_coll_tag(a->coll));
+        }
+        again = false;
+    }
+    if (again && (m->ready & bit)) {
+        mca_coll_hdring_run_again(run, m, a);
+    } else {
+        mca_coll_hdring_run_init(run, m, comm, task, a, mca_coll_hdring_coll_tag(a->coll), true);
+        m->ready |= bit;
+    }
+    (void) mca_coll_hdring_run_progress(run);
+    return mca_coll_hdring_run_end(run);
 }
 
 /* A call whose task this rank had no memory to build: handed on if its decision is the fallback; otherwise run
@@ -130,24 +158,84 @@ static int unbuilt(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm
     return rc;
 }
 
+/* Whether call a is like the module's last of its collective (mca_coll_hdring_seen_t). An allgather in place has
+ * no send type: MPI ignores it, and so does this. */
+static inline bool seen_before(const mca_coll_hdring_seen_t *seen, const mca_coll_hdring_args_t *a)
+{
+    const bool in_place = MPI_IN_PLACE == a->sbuf;
+    return seen->dtype == a->dtype && seen->op == a->op && seen->count == a->count && seen->root == a->root &&
+           seen->in_place == in_place && (in_place || (seen->sdtype == a->sdtype && seen->scount == a->scount));
+}
+
+static void forget(mca_coll_hdring_seen_t *seen)
+{
+    if (NULL != seen->dtype) {
+        OBJ_RELEASE(seen->dtype);
+        if (NULL != seen->sdtype) {
+            OBJ_RELEASE(seen->sdtype);
+        }
+        if (NULL != seen->op) {
+            OBJ_RELEASE(seen->op);
+        }
+    }
+    *seen = (mca_coll_hdring_seen_t) {0};
+}
+
+static void remember(mca_coll_hdring_seen_t *seen, const mca_coll_hdring_args_t *a)
+{
+    forget(seen);
+    if (MCA_COLL_HDRING_REDUCE_SCATTER == a->coll) {
+        return;
+    }
+    const bool in_place = MPI_IN_PLACE == a->sbuf;
+    *seen = (mca_coll_hdring_seen_t) {.dtype = a->dtype, .sdtype = in_place ? NULL : a->sdtype, .op = a->op,
+                                      .count = a->count, .scount = in_place ? 0 : a->scount, .root = a->root,
+                                      .in_place = in_place};
+    OBJ_RETAIN(a->dtype);
+    if (NULL != seen->sdtype) {
+        OBJ_RETAIN(seen->sdtype);
+    }
+    if (NULL != a->op) {
+        OBJ_RETAIN(a->op);
+    }
+}
+
+void mca_coll_hdring_call_forget(mca_coll_hdring_module_t *m)
+{
+    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+        forget(&m->seen[c]);
+        free(m->runs[c]);
+        m->runs[c] = NULL;
+        if (NULL != m->last[c]) {
+            mca_coll_hdring_task_release(m->last[c]);
+            m->last[c] = NULL;
+        }
+    }
+}
+
 int mca_coll_hdring_call(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
                          const mca_coll_hdring_args_t *a, mca_coll_hdring_kind_t kind, struct ompi_request_t **request)
 {
     mca_coll_hdring_setup_t *s = m->setup;
     mca_coll_hdring_task_t *task = m->last[a->coll];
-    mca_coll_hdring_key_t key;
-    bool built = false;
+    bool built = false, again = true;
 
-    mca_coll_hdring_key_of(a, s->p, &key);
-    if (NULL == task || !mca_coll_hdring_key_equal(&task->key, &key)) {
-        task = mca_coll_hdring_task_get(s, &key, &built);
-        if (NULL == task) {
-            return unbuilt(m, comm, a, &key, kind, request);
+    if (OPAL_UNLIKELY(NULL == task || !seen_before(&m->seen[a->coll], a))) {
+        again = false;
+        m->ready &= ~(1u << a->coll); /* its run was prepared for another call */
+        mca_coll_hdring_key_t key;
+        mca_coll_hdring_key_of(a, s->p, &key);
+        if (NULL == task || !mca_coll_hdring_key_equal(&task->key, &key)) {
+            task = mca_coll_hdring_task_get(s, &key, &built);
+            if (NULL == task) {
+                return unbuilt(m, comm, a, &key, kind, request);
+            }
+            if (NULL != m->last[a->coll]) {
+                mca_coll_hdring_task_release(m->last[a->coll]);
+            }
+            m->last[a->coll] = task; /* the module's reference */
         }
-        if (NULL != m->last[a->coll]) {
-            mca_coll_hdring_task_release(m->last[a->coll]);
-        }
-        m->last[a->coll] = task; /* the module's reference */
+        remember(&m->seen[a->coll], a);
     }
     if (OPAL_UNLIKELY(s->config.verbose >= 1) && 0 == s->rank) {
         trace(s, task, kind, built);
@@ -155,13 +243,13 @@ int mca_coll_hdring_call(mca_coll_hdring_module_t *m, struct ompi_communicator_t
     if (task->fallback) {
         return fallback(m, comm, a, kind, request);
     }
-    const int tag = tag_of(comm, a->coll, kind);
     if (MCA_COLL_HDRING_BLOCKING == kind) {
-        return run_blocking(m, comm, task, a, tag);
+        return run_blocking_call(m, comm, task, a, again);
     }
+    const int tag = tag_of(comm, a->coll, kind);
     mca_coll_hdring_task_retain(task); /* the request's */
-    const int rc = mca_coll_hdring_request_new(m, comm, task, &key, a, tag, MCA_COLL_HDRING_PERSISTENT == kind,
-                                               request);
+    const int rc = mca_coll_hdring_request_new(m, comm, task, &task->key, a, tag,
+                                               MCA_COLL_HDRING_PERSISTENT == kind, request);
     if (OMPI_SUCCESS != rc) { /* no request: the call blocks now (nonblocking) or fails (persistent) */
         mca_coll_hdring_task_release(task);
         const int ran = MCA_COLL_HDRING_NONBLOCKING == kind ? run_blocking(m, comm, task, a, tag) : rc;

@@ -17,6 +17,9 @@ BEGIN_C_DECLS
 int mca_coll_hdring_call(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
                          const mca_coll_hdring_args_t *a, mca_coll_hdring_kind_t kind, struct ompi_request_t **request);
 
+/* Lets go of what module m remembers of its last calls (its tasks, their datatypes and ops): when it goes. */
+void mca_coll_hdring_call_forget(mca_coll_hdring_module_t *m);
+
 END_C_DECLS
 
 #endif

@@ -8,17 +8,16 @@
 
 #include "coll_hdring_call.h"
 
-/* MPI's arguments of each collective, as a call. */
-#define REDUCTION(COLL, COUNT, RCOUNTS)                                                                             \
-    {.coll = COLL, .sbuf = sbuf, .rbuf = rbuf, .count = (size_t) (COUNT), .rcounts = RCOUNTS, .dtype = dtype,       \
-     .op = op}
-#define ALLREDUCE REDUCTION(MCA_COLL_HDRING_ALLREDUCE, count, NULL)
-#define REDUCE_SCATTER REDUCTION(MCA_COLL_HDRING_REDUCE_SCATTER, 0, rcounts)
-#define REDUCE_SCATTER_BLOCK REDUCTION(MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK, rcount, NULL)
-#define ALLGATHER                                                                                                   \
-    {.coll = MCA_COLL_HDRING_ALLGATHER, .sbuf = sbuf, .rbuf = rbuf, .count = (size_t) rcount, .dtype = rdtype,       \
-     .scount = scount, .sdtype = sdtype}
-#define BCAST {.coll = MCA_COLL_HDRING_BCAST, .rbuf = buf, .count = (size_t) count, .dtype = dtype, .root = root}
+/* MPI's arguments of each collective, as a call. Every field is named: a call of a few bytes pays for zeroing
+ * the struct otherwise. */
+#define ARGS(COLL, SBUF, RBUF, COUNT, RCOUNTS, DTYPE, SCOUNT, SDTYPE, OP, ROOT)                                     \
+    {.coll = COLL, .sbuf = SBUF, .rbuf = RBUF, .count = (size_t) (COUNT), .rcounts = RCOUNTS, .dtype = DTYPE,       \
+     .scount = SCOUNT, .sdtype = SDTYPE, .op = OP, .root = ROOT, .info = NULL}
+#define ALLREDUCE ARGS(MCA_COLL_HDRING_ALLREDUCE, sbuf, rbuf, count, NULL, dtype, 0, NULL, op, 0)
+#define REDUCE_SCATTER ARGS(MCA_COLL_HDRING_REDUCE_SCATTER, sbuf, rbuf, 0, rcounts, dtype, 0, NULL, op, 0)
+#define REDUCE_SCATTER_BLOCK ARGS(MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK, sbuf, rbuf, rcount, NULL, dtype, 0, NULL, op, 0)
+#define ALLGATHER ARGS(MCA_COLL_HDRING_ALLGATHER, sbuf, rbuf, rcount, NULL, rdtype, scount, sdtype, NULL, 0)
+#define BCAST ARGS(MCA_COLL_HDRING_BCAST, NULL, buf, count, NULL, dtype, 0, NULL, NULL, root)
 
 #define MODULE ((mca_coll_hdring_module_t *) module)
 

@@ -24,13 +24,16 @@ static size_t span_of(const struct ompi_datatype_t *dtype, size_t count, ptrdiff
 int mca_coll_hdring_scratch_acquire(mca_coll_hdring_scratch_t *cache, size_t limit, mca_coll_hdring_pml_t *t,
                                     hdring_scratch_t need, void **own)
 {
+    *own = NULL;
+    if (0 == need.tmp && 0 == need.work) { /* most small calls */
+        return OMPI_SUCCESS;
+    }
     ptrdiff_t tmp_gap, work_gap;
     const size_t tmp_bytes = span_of(t->dtype, need.tmp, &tmp_gap);
     const size_t work_bytes = span_of(t->dtype, need.work, &work_gap);
     const size_t total = tmp_bytes + work_bytes;
     char *mem;
 
-    *own = NULL;
     if (0 == total) {
         return OMPI_SUCCESS;
     }

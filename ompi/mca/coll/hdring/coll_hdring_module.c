@@ -21,6 +21,7 @@
 
 #include "coll_hdring_agreement.h"
 #include "coll_hdring_cache.h"
+#include "coll_hdring_call.h"
 #include "coll_hdring_colls.h"
 #include "coll_hdring_memory.h"
 #include "coll_hdring_setup.h"
@@ -57,6 +58,9 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
     m->fallback_retained = false;
     m->setup = NULL;
     memset(m->last, 0, sizeof(m->last));
+    memset(m->seen, 0, sizeof(m->seen));
+    memset(m->runs, 0, sizeof(m->runs));
+    m->ready = 0;
     m->scratch = (mca_coll_hdring_scratch_t) {0};
     m->tables = (mca_coll_hdring_tables_t) {0};
 }
@@ -64,11 +68,7 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
 static void hdring_module_destruct(mca_coll_hdring_module_t *m)
 {
     release_fallback(m);
-    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
-        if (NULL != m->last[c]) {
-            mca_coll_hdring_task_release(m->last[c]);
-        }
-    }
+    mca_coll_hdring_call_forget(m);
     if (NULL != m->setup) {
         mca_coll_hdring_setup_release(m->setup);
     }

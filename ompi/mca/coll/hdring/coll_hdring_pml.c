@@ -480,11 +480,23 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, struct ompi_communicator
     t->inline_pieces_bytes = pieces_bytes;
     t->node_of = NULL == topo || 1 == topo->shape.nodes ? NULL : topo->node_of;
     t->node = NULL == t->node_of ? 0 : t->node_of[rank];
+    t->tables = tables;
+    t->max_message = max_message;
+    t->posted.room_sides = t->posted.room_reqs = 0;
+    mca_coll_hdring_pml_again(t);
+    t->xport.ops = &pml_ops;
+    t->xport.ctx = t;
+    t->xport.size = size;
+    t->xport.rank = renumbered ? topo->vrank_of[rank] : rank;
+    t->xport.view = NULL;
+    t->xport.channel = 0;
+}
+
+void mca_coll_hdring_pml_again(mca_coll_hdring_pml_t *t)
+{
     for (int b = 0; b < HDRING_NBUFS; ++b) {
         t->base[b] = NULL;
     }
-    t->tables = tables;
-    t->max_message = max_message;
     t->same_bytes.buf = NULL;
     t->same_bytes.type = NULL;
     t->same_bytes.unfilled = false;
@@ -492,15 +504,8 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, struct ompi_communicator
     t->error = OMPI_SUCCESS;
     t->poisoned = false;
     t->inflight.used = 0;
-    t->posted.room_sides = t->posted.room_reqs = 0;
     t->posted.n = 0;
     t->posted.nreqs = 0;
-    t->xport.ops = &pml_ops;
-    t->xport.ctx = t;
-    t->xport.size = size;
-    t->xport.rank = renumbered ? topo->vrank_of[rank] : rank;
-    t->xport.view = NULL;
-    t->xport.channel = 0;
 }
 
 void mca_coll_hdring_pml_room(mca_coll_hdring_pml_t *t, mca_coll_hdring_pml_side_t *sides, int nsides,

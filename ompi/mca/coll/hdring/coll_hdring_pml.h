@@ -31,6 +31,8 @@ void mca_coll_hdring_pml_init(mca_coll_hdring_pml_t *t, struct ompi_communicator
                               bool locality_order, size_t pieces_bytes, size_t max_message,
                               mca_coll_hdring_tables_t *tables);
 /* Room for a nonblocking exchange of up to nsides messages and nreqs requests (pieces count one each). */
+/* Makes t, initialized and used by a run that ended, ready for another run with the same arguments. */
+void mca_coll_hdring_pml_again(mca_coll_hdring_pml_t *t);
 void mca_coll_hdring_pml_room(mca_coll_hdring_pml_t *t, mca_coll_hdring_pml_side_t *sides, int nsides,
                               struct ompi_request_t **reqs, int nreqs);
 /* Elements [off, off + count) of OUT are (n, type) at buf: allgather's own contribution in the send buffer.

@@ -128,7 +128,9 @@ void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module
     run->packed = NULL;
     run->wide = NULL;
     run->status = HDRING_PENDING;
-    run->tables = (mca_coll_hdring_tables_t) {0};
+    if (!blocking) { /* blocking runs use the module's */
+        run->tables = (mca_coll_hdring_tables_t) {0};
+    }
     mca_coll_hdring_pml_init(&run->t, comm, tag, task->on_bytes ? MPI_BYTE : a->dtype, reduces ? a->op : NULL,
                              &s->topo, task->locality_order, s->pieces_bytes[coll], s->config.max_message_elements,
                              blocking ? &m->tables : &run->tables);
@@ -138,6 +140,20 @@ void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module
     set_buffers(run, m, a);
     if (task->recorded) {
         hdring_exec_init(&run->exec, &task->sched);
+    }
+}
+
+void mca_coll_hdring_run_again(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m,
+                               const mca_coll_hdring_args_t *a)
+{
+    run->own_scratch = NULL;
+    run->packed = NULL;
+    run->wide = NULL;
+    run->status = HDRING_PENDING;
+    mca_coll_hdring_pml_again(&run->t);
+    set_buffers(run, m, a);
+    if (run->task->recorded) {
+        hdring_exec_init(&run->exec, &run->task->sched);
     }
 }
 
@@ -166,8 +182,12 @@ int mca_coll_hdring_run_end(mca_coll_hdring_run_t *run)
     if (mca_coll_hdring_pml_in_flight(t)) {
         mca_coll_hdring_pml_withdraw(t);
     }
-    free(run->own_scratch);
-    free(run->wide);
+    if (NULL != run->own_scratch) {
+        free(run->own_scratch);
+    }
+    if (NULL != run->wide) {
+        free(run->wide);
+    }
     if (t->tables == &run->tables) {
         mca_coll_hdring_tables_free(&run->tables);
     } else if (0 != t->tables->used) {

@@ -46,6 +46,10 @@ typedef struct mca_coll_hdring_run {
 void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m,
                               struct ompi_communicator_t *comm, const mca_coll_hdring_task_t *task,
                               const mca_coll_hdring_args_t *a, int tag, bool blocking);
+/* Prepares run, initialized for a blocking call on module m and ended since, for call a, which is like that call
+ * (the same task, datatypes and op, coll_hdring_call.c): what a run changes is reset, the rest kept. */
+void mca_coll_hdring_run_again(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m,
+                               const mca_coll_hdring_args_t *a);
 /* Advances the run: HDRING_OK when its schedule is done (or failed: mca_coll_hdring_run_end says how);
  * HDRING_PENDING when a nonblocking run waits for messages. */
 int mca_coll_hdring_run_progress(mca_coll_hdring_run_t *run);
