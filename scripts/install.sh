@@ -7,24 +7,28 @@ set -e
 cd "$(dirname "$0")/.."
 usage() {
     cat <<'USAGE'
-usage: scripts/install.sh [--user | --system | --dir DIR] [--bindir BINDIR] [--opt-in]
-Builds hdring (scripts/build.sh, in _build/) and installs the component and hdring-tune:
-  --user      (default) the component into $HOME/.openmpi/components, which Open MPI searches for this
-              user's jobs, and hdring-tune into $HOME/.local/bin; no root
-  --system    the component into Open MPI's own component directory (ompi_info --path pkglibdir), for every
-              user, and hdring-tune into /usr/local/bin; needs root
+usage: scripts/install.sh [--user | --system | --dir DIR] [--bindir BINDIR] [--opt-in] [--with-ompi PREFIX]
+Builds hdring (scripts/build.sh) for the Open MPI on PATH in _build/, or for the one installed at PREFIX
+(--with-ompi; 4.1 or 5.0) in _build-SERIES/, and installs the component and hdring-tune:
+  --user      (default; no root) the build into $HOME/.openmpi/hdring/SERIES/ (SERIES: 4.1 or 5.0), and
+              into $HOME/.openmpi/components, which every Open MPI series searches for this user's jobs, a
+              loader that gives each job the build of its own series (none: the job runs without hdring,
+              quietly). Builds for 4.1 and 5.0 can both be installed; $HOME/.local/bin/hdring-tune runs the
+              one of the Open MPI on PATH.
+  --system    the component into that Open MPI's own component directory (ompi_info --path pkglibdir), for
+              every user, and hdring-tune into /usr/local/bin; needs root
   --dir DIR   both into DIR (add DIR to the mca_base_component_path parameter yourself)
   --bindir BINDIR  hdring-tune there instead
   --opt-in    the component's default priority is -1: hdring serves no job until the job raises it
               (mpirun --mca coll_hdring_priority 40 ...). Without it the priority is 40, above tuned's 30, and
               every MPI job that finds the component uses it for the collectives it provides.
-Every file installed is listed in DIR/hdring.manifest (DIR: where the component went); scripts/uninstall.sh
-removes those files and no others.
+Every file installed is listed in a manifest, hdring.manifest, next to the component (and, for --user, one in
+$HOME/.openmpi/components for the loader); scripts/uninstall.sh removes those files and no others.
 Example: scripts/install.sh --opt-in; then mpirun --mca coll_hdring_priority 40 -np 4 ./app
 USAGE
     exit "${1:-2}"
 }
-where=user dir="" bindir="" priority=40
+where=user dir="" bindir="" priority=40 ompi=""
 while [ $# -gt 0 ]; do
     case $1 in
     --user) where=user ;;
@@ -32,15 +36,23 @@ while [ $# -gt 0 ]; do
     --dir) [ $# -ge 2 ] || usage; where=dir dir=$2; shift ;;
     --bindir) [ $# -ge 2 ] || usage; bindir=$2; shift ;;
     --opt-in) priority=-1 ;;
+    --with-ompi) [ $# -ge 2 ] || usage; ompi=$2; shift ;;
+    --with-ompi=*) ompi=${1#--with-ompi=} ;;
     -h | --help) usage 0 ;;
     *) usage ;;
     esac
     shift
 done
+ompi_info=${ompi:+$ompi/bin/}ompi_info
+series=$("$ompi_info" --version 2>/dev/null | sed -n 's/^Open MPI v\([0-9]*\.[0-9]*\).*/\1/p')
+[ -n "$series" ] || { echo "install.sh: no Open MPI found (${ompi:-ompi_info on PATH}); see --with-ompi" >&2; exit 1; }
 case $where in
-user) dir=$HOME/.openmpi/components bindir=${bindir:-$HOME/.local/bin} ;;
+user)
+    home=$HOME/.openmpi
+    dir=$home/hdring/$series shared=$home/components bindir=${bindir:-$HOME/.local/bin}
+    ;;
 system)
-    dir=$(ompi_info --path pkglibdir --parsable | sed -n 's/^path:pkglibdir://p')
+    dir=$("$ompi_info" --path pkglibdir --parsable | sed -n 's/^path:pkglibdir://p')
     bindir=${bindir:-/usr/local/bin}
     ;;
 dir) bindir=${bindir:-$dir} ;;
@@ -49,28 +61,59 @@ esac
 
 scripts/install-deps.sh
 # The priority is written into the build (coll_hdring_build.h): a build configured with another one is rebuilt.
-scripts/build.sh --with-priority="$priority" >/dev/null
+build=_build
+[ -z "$ompi" ] || build=_build-$series
+HDRING_BUILD_DIR=$build PATH=${ompi:+$ompi/bin:}$PATH \
+    scripts/build.sh --with-priority="$priority" ${ompi:+--with-ompi="$ompi"} >/dev/null
 mkdir -p "$dir" "$bindir"
 dir=$(cd "$dir" && pwd) bindir=$(cd "$bindir" && pwd)
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+run() { "$@" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }; }
 # (libtool's advice to run 'libtool --finish' concerns libraries, not a component: not shown)
-make -C _build/ompi/mca/coll/hdring install componentdir="$dir" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
-make -C _build/perf install-binPROGRAMS bindir="$bindir" >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
-manifest=$dir/hdring.manifest
+run make -C "$build"/ompi/mca/coll/hdring install componentdir="$dir"
+tooldir=$bindir
+[ "$where" = user ] && tooldir=$dir # the series' own hdring-tune; $bindir/hdring-tune picks one
+run make -C "$build"/perf install-binPROGRAMS bindir="$tooldir"
 {
     echo "# hdring: the files scripts/install.sh installed; scripts/uninstall.sh removes them and this list"
     echo "$dir/mca_coll_hdring.so"
     echo "$dir/help-coll-hdring.txt"
-    echo "$bindir/hdring-tune"
-} >"$manifest"
-echo "install.sh: installed $dir/mca_coll_hdring.so and $dir/help-coll-hdring.txt"
-echo "install.sh: installed $bindir/hdring-tune (mpirun ... hdring-tune --help)"
+    echo "$tooldir/hdring-tune"
+} >"$dir/hdring.manifest"
+echo "install.sh: installed $dir/mca_coll_hdring.so and $dir/help-coll-hdring.txt (Open MPI $series)"
+
+if [ "$where" = user ]; then
+    # the loader every series finds, and the hdring-tune that runs the build of the Open MPI on PATH
+    mkdir -p "$shared"
+    install -m 755 "$build"/loader/.libs/hdring_loader.so "$shared/mca_coll_hdring.so"
+    cat >"$bindir/hdring-tune" <<WRAPPER
+#!/bin/sh
+# hdring-tune of the Open MPI series on PATH (scripts/install.sh --user put each series' in $home/hdring/SERIES/)
+series=\$(ompi_info --version 2>/dev/null | sed -n 's/^Open MPI v\([0-9]*\.[0-9]*\).*/\1/p')
+[ -n "\$series" ] && [ -x "$home/hdring/\$series/hdring-tune" ] && exec "$home/hdring/\$series/hdring-tune" "\$@"
+echo "hdring-tune: hdring is not installed for \${series:+Open MPI \$series}\${series:-the Open MPI on PATH (none found)}; installed for: \$(ls "$home/hdring" 2>/dev/null | tr '\n' ' ')" >&2
+exit 1
+WRAPPER
+    chmod 755 "$bindir/hdring-tune"
+    manifest=$shared/hdring.manifest
+    {
+        echo "# hdring: the files scripts/install.sh installed; scripts/uninstall.sh removes them and this list"
+        { grep -v '^#' "$manifest" 2>/dev/null || :; printf '%s\n' "$shared/mca_coll_hdring.so" "$bindir/hdring-tune"; } |
+            awk '!seen[$0]++'
+    } >"$manifest.new"
+    mv "$manifest.new" "$manifest"
+    echo "install.sh: installed $shared/mca_coll_hdring.so, which loads in each job the build of its Open MPI series"
+    echo "install.sh: builds installed for this user: $(ls "$home/hdring" | tr '\n' ' ')"
+    echo "install.sh: installed $dir/hdring-tune, and $bindir/hdring-tune, which runs the one of the Open MPI on PATH"
+else
+    echo "install.sh: installed $bindir/hdring-tune (mpirun ... hdring-tune --help)"
+fi
 case ":$PATH:" in
 *":$bindir:"*) ;;
 *) echo "install.sh: $bindir is not on your PATH: export PATH=\"$bindir:\$PATH\" (in ~/.profile) to run hdring-tune" ;;
 esac
-echo "install.sh: the list of these files: $manifest"
+echo "install.sh: the list of these files: $dir/hdring.manifest"
 if [ "$priority" -lt 0 ]; then
     echo "install.sh: hdring is off (priority -1) until a job raises it: mpirun --mca coll_hdring_priority 40 ..."
 else
@@ -78,7 +121,7 @@ else
     echo "install.sh: one job without it: mpirun --mca coll ^hdring ..."
 fi
 case $where in
-user) echo "install.sh: to remove it: scripts/uninstall.sh" ;;
-system) echo "install.sh: to remove it: scripts/uninstall.sh --system" ;;
+user) echo "install.sh: to remove it: scripts/uninstall.sh --series $series (every series: scripts/uninstall.sh)" ;;
+system) echo "install.sh: to remove it: scripts/uninstall.sh --system${ompi:+ --with-ompi $ompi}" ;;
 dir) echo "install.sh: to remove it: scripts/uninstall.sh --dir $dir" ;;
 esac
