@@ -481,6 +481,15 @@ static void add_line(lines_t *l, const char *fmt, ...)
     }
 }
 
+/* ob1's header and the shared-memory BTL's name in the Open MPI series this is built for */
+#if OMPI_MAJOR_VERSION >= 5
+#define OB1_HEADER_BYTES HDRING_PML_EAGER_HEADER_BYTES_5_0
+#define SM_EAGER_LIMIT_CVAR "btl_sm_eager_limit"
+#else
+#define OB1_HEADER_BYTES HDRING_PML_EAGER_HEADER_BYTES_4_1
+#define SM_EAGER_LIMIT_CVAR "btl_vader_eager_limit"
+#endif
+
 /* An eager limit left at its default follows the BTL's less ob1's header, as the component's does
  * (mca_coll_hdring_config_snapshot). MPI_T does not say where a value came from: one equal to the default counts as
  * left at it. A BTL that is not loaded leaves it. */
@@ -488,7 +497,7 @@ static void follow_btl_eager_limit(const char *btl_limit, double default_bytes, 
 {
     unsigned long limit;
     if (default_bytes == *bytes && 0 == util_cvar_read_ulong(btl_limit, &limit)) {
-        *bytes = hdring_pml_eager_bytes(limit);
+        *bytes = hdring_pml_eager_bytes(limit, OB1_HEADER_BYTES);
     }
 }
 
@@ -506,8 +515,8 @@ static bool units_in_force(hdring_model_units_t *u)
           0 == util_cvar_read_double("coll_hdring_model_network_eager_bytes", &u->network_eager_bytes))) {
         return false;
     }
-    follow_btl_eager_limit("btl_vader_eager_limit", HDRING_DEFAULT_EAGER_BYTES, &u->eager_bytes);
-    follow_btl_eager_limit("btl_tcp_eager_limit", HDRING_DEFAULT_NETWORK_EAGER_BYTES, &u->network_eager_bytes);
+    follow_btl_eager_limit(SM_EAGER_LIMIT_CVAR, HDRING_SM_EAGER_LIMIT - OB1_HEADER_BYTES, &u->eager_bytes);
+    follow_btl_eager_limit("btl_tcp_eager_limit", HDRING_TCP_EAGER_LIMIT - OB1_HEADER_BYTES, &u->network_eager_bytes);
     return true;
 }
 

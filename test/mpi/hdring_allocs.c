@@ -6,7 +6,7 @@
  * caches), then MEASURED calls during which this program counts the heap allocations its main thread makes:
  * there must be none. Threads of Open MPI's runtime are not counted. Allocations made inside the PML and the
  * transports below it (a frame of an mca_pml_, mca_btl_, mca_allocator_, mca_mpool_ or mca_rcache_ component
- * on the stack: the transport growing its fragment pools, which happens now and then as timing varies, with
+ * on the stack, known by its object or, where Open MPI 5 builds them into libmpi, by its name: the transport growing its fragment pools, which happens now and then as timing varies, with
  * tuned as with hdring) are counted apart and reported, not failed; every other allocation fails the check.
  *
  * The counting replaces malloc, calloc, realloc and the aligned allocators of the C library for the whole
@@ -34,6 +34,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <dlfcn.h>
 #include <execinfo.h>
 #include <link.h>
 #include <malloc.h>
@@ -90,6 +91,24 @@ static int note_transport(struct dl_phdr_info *info, size_t size, void *unused)
     return 0;
 }
 
+/* Whether a frame's function is a PML's or transport's by its name: where Open MPI builds its components into
+ * libmpi (5.0), they have no object of their own. A function without a symbol of its own is named after the
+ * nearest one before it, which in a component's code is one of that component's. */
+static bool named_transport(void *frame)
+{
+    static const char *const kinds[] = {"mca_pml_", "mca_btl_", "mca_allocator_", "mca_mpool_", "mca_rcache_"};
+    Dl_info info;
+    if (0 == dladdr(frame, &info) || NULL == info.dli_sname) {
+        return false;
+    }
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); ++k) {
+        if (0 == strncmp(info.dli_sname, kinds[k], strlen(kinds[k]))) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static bool from_transport(void)
 {
     void *frames[64];
@@ -99,6 +118,9 @@ static bool from_transport(void)
             if ((uintptr_t) frames[f] >= transport[i].lo && (uintptr_t) frames[f] < transport[i].hi) {
                 return true;
             }
+        }
+        if (named_transport(frames[f])) {
+            return true;
         }
     }
     return false;

@@ -20,6 +20,7 @@
  *   coll_hdring_run         one call's task on its buffers, blocking or a step at a time
  *   coll_hdring_request     nonblocking and persistent calls: requests that Open MPI's progress engine advances
  *   coll_hdring_call        every collective of every kind: key, task, then a run or the fallback
+ *   coll_hdring_tolerant    an allreduce that survives a lost rank (ULFM): the call, an agreement, the survivors
  *   coll_hdring_colls       the MPI functions' arguments turned into calls
  *   coll_hdring_module      a communicator's module: query, enable (the fallback kept), disable
  *   coll_hdring_component   the component: registration, open, close
@@ -289,6 +290,7 @@ typedef struct mca_coll_hdring_module_t {
     unsigned ready;
     mca_coll_hdring_scratch_t scratch;  /* blocking calls' */
     mca_coll_hdring_tables_t tables;    /* blocking calls' */
+    mca_coll_hdring_scratch_t kept;     /* tolerant allreduce in place: the contribution (coll_hdring_tolerant.c) */
 } mca_coll_hdring_module_t;
 
 END_C_DECLS

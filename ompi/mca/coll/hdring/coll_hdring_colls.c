@@ -7,6 +7,7 @@
 #include "coll_hdring_colls.h"
 
 #include "coll_hdring_call.h"
+#include "coll_hdring_tolerant.h"
 
 /* MPI's arguments of each collective, as a call. Every field is named: a call of a few bytes pays for zeroing
  * the struct otherwise. */
@@ -25,6 +26,9 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
                               struct ompi_op_t *op, struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     const mca_coll_hdring_args_t a = ALLREDUCE;
+    if (OPAL_UNLIKELY(mca_coll_hdring_tolerant(MODULE))) {
+        return mca_coll_hdring_tolerant_allreduce(MODULE, comm, &a);
+    }
     return mca_coll_hdring_call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
 }
 

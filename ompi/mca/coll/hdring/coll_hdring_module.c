@@ -61,6 +61,7 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
     memset(m->seen, 0, sizeof(m->seen));
     memset(m->runs, 0, sizeof(m->runs));
     m->ready = 0;
+    m->kept = (mca_coll_hdring_scratch_t) {0};
     m->scratch = (mca_coll_hdring_scratch_t) {0};
     m->tables = (mca_coll_hdring_tables_t) {0};
 }
@@ -74,6 +75,7 @@ static void hdring_module_destruct(mca_coll_hdring_module_t *m)
     }
     mca_coll_hdring_scratch_free(&m->scratch);
     mca_coll_hdring_tables_free(&m->tables);
+    mca_coll_hdring_scratch_free(&m->kept);
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_hdring_module_t, mca_coll_base_module_t, hdring_module_construct,

@@ -11,11 +11,17 @@
  *   runtime's job data     opal/mca/pmix/pmix.h         opal/mca/pmix/pmix-internal.h, PMIx's own keys
  *   threads                opal/threads                 opal/mca/threads
  *   shared-memory BTL      vader                        sm (vader a synonym)
+ *   ob1's eager header     56 bytes                     80 bytes
+ *   process failures       none (no ULFM)               ULFM: agreement (the coll_agree slot), shrink
  */
 #ifndef MCA_COLL_HDRING_OMPI_H
 #define MCA_COLL_HDRING_OMPI_H
 
 #include "ompi_config.h"
+
+#include "ompi/communicator/communicator.h"
+#include "ompi/datatype/ompi_datatype.h"
+#include "ompi/op/op.h"
 
 #if OMPI_MAJOR_VERSION == 4 && OMPI_MINOR_VERSION == 1
 #include "ompi/mca/rte/rte.h"
@@ -29,6 +35,23 @@
 #define HDRING_TYPE_STRING OPAL_STRING
 #define HDRING_TYPE_UINT64 OPAL_UINT64
 #define HDRING_SM_BTL "vader"
+#define HDRING_PML_EAGER_HEADER_BYTES HDRING_PML_EAGER_HEADER_BYTES_4_1
+#define HDRING_EAGER_BYTES_TEXT "4040"          /* the BTLs' default eager limits less the header, for help texts */
+#define HDRING_NETWORK_EAGER_BYTES_TEXT "65480"
+
+/* No ULFM in 4.1: no failure to survive, nothing agreed, nothing shrunk. */
+#define HDRING_HAVE_ULFM 0
+#define HDRING_ERR_PROC_FAILED MPI_ERR_OTHER
+static inline int hdring_ulfm_agree(struct ompi_communicator_t *comm, int *flag)
+{
+    (void) comm, (void) flag;
+    return OMPI_ERR_NOT_SUPPORTED;
+}
+static inline int hdring_ulfm_shrink(struct ompi_communicator_t *comm, struct ompi_communicator_t **survivors)
+{
+    (void) comm, (void) survivors;
+    return OMPI_ERR_NOT_SUPPORTED;
+}
 
 #elif OMPI_MAJOR_VERSION == 5
 #include "ompi/runtime/ompi_rte.h"
@@ -42,6 +65,40 @@
 #define HDRING_TYPE_STRING PMIX_STRING
 #define HDRING_TYPE_UINT64 PMIX_UINT64
 #define HDRING_SM_BTL "sm"
+#define HDRING_PML_EAGER_HEADER_BYTES HDRING_PML_EAGER_HEADER_BYTES_5_0
+#define HDRING_EAGER_BYTES_TEXT "4016"
+#define HDRING_NETWORK_EAGER_BYTES_TEXT "65456"
+
+/* ULFM, where Open MPI was built with it: the bitwise AND of every live rank's flag, as MPIX_Comm_agree computes
+ * it (failures already acknowledged ignored; MPI_ERR_PROC_FAILED when a rank failed, the flag agreed all the same),
+ * and the communicator of the survivors, as MPIX_Comm_shrink makes it. */
+#define HDRING_HAVE_ULFM OPAL_ENABLE_FT_MPI
+#define HDRING_ERR_PROC_FAILED MPI_ERR_PROC_FAILED
+static inline int hdring_ulfm_agree(struct ompi_communicator_t *comm, int *flag)
+{
+#if OPAL_ENABLE_FT_MPI
+    ompi_group_t *acked;
+    int rc = ompi_comm_failure_get_acked_internal(comm, &acked);
+    if (OMPI_SUCCESS == rc) {
+        rc = comm->c_coll->coll_agree(flag, 1, &ompi_mpi_int.dt, &ompi_mpi_op_band.op, &acked, false, comm,
+                                      comm->c_coll->coll_agree_module);
+        OBJ_RELEASE(acked);
+    }
+    return rc;
+#else
+    (void) comm, (void) flag;
+    return OMPI_ERR_NOT_SUPPORTED;
+#endif
+}
+static inline int hdring_ulfm_shrink(struct ompi_communicator_t *comm, struct ompi_communicator_t **survivors)
+{
+#if OPAL_ENABLE_FT_MPI
+    return ompi_comm_shrink_internal(comm, survivors);
+#else
+    (void) comm, (void) survivors;
+    return OMPI_ERR_NOT_SUPPORTED;
+#endif
+}
 
 #else
 #error "coll/hdring is built for Open MPI 4.1 or 5.0 (configure checks this)"

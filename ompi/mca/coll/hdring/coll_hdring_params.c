@@ -94,13 +94,13 @@ static const model_param_t model_params[] = {
      offsetof(mca_coll_hdring_config_t, model_reduce_mbs), false},
     {"model_eager_bytes",
      "Cost model: the largest message the PML sends between ranks of one node without a rendezvous (a round trip, "
-     "2 latencies, before the data go), bytes. Unset: btl_vader_eager_limit less ob1's 56-byte header (4040 with "
-     "its default). 0: no rendezvous",
-     HDRING_DEFAULT_EAGER_BYTES, offsetof(mca_coll_hdring_config_t, model_eager_bytes), true},
+     "2 latencies, before the data go), bytes. Unset: btl_" HDRING_SM_BTL "_eager_limit less ob1's header (" HDRING_EAGER_BYTES_TEXT
+     " with its default). 0: no rendezvous",
+     HDRING_SM_EAGER_LIMIT - HDRING_PML_EAGER_HEADER_BYTES, offsetof(mca_coll_hdring_config_t, model_eager_bytes), true},
     {"model_network_eager_bytes",
-     "Cost model: the same between nodes. Unset: btl_tcp_eager_limit less 56 bytes (65480 with its default); set it "
-     "for other networks. 0: no rendezvous",
-     HDRING_DEFAULT_NETWORK_EAGER_BYTES, offsetof(mca_coll_hdring_config_t, model_network_eager_bytes), true},
+     "Cost model: the same between nodes. Unset: btl_tcp_eager_limit less ob1's header (" HDRING_NETWORK_EAGER_BYTES_TEXT
+     " with its default); set it for other networks. 0: no rendezvous",
+     HDRING_TCP_EAGER_LIMIT - HDRING_PML_EAGER_HEADER_BYTES, offsetof(mca_coll_hdring_config_t, model_network_eager_bytes), true},
 };
 #define NMODEL_PARAMS (sizeof(model_params) / sizeof(model_params[0]))
 
@@ -132,7 +132,7 @@ static void look_up(eager_follow_t *f)
     f->own = NULL;
     f->found = own >= 0 && OPAL_SUCCESS == mca_base_var_get(own, &f->own) && theirs >= 0 &&
                OPAL_SUCCESS == mca_base_var_get_value(theirs, &limit, NULL, NULL) && NULL != limit;
-    f->bytes = f->found ? hdring_pml_eager_bytes(*limit) : 0;
+    f->bytes = f->found ? hdring_pml_eager_bytes(*limit, HDRING_PML_EAGER_HEADER_BYTES) : 0;
 }
 
 /* Whether the model's limit follows the BTL's now: the BTL said one and coll_hdring_<param> is at its default
@@ -597,6 +597,19 @@ int mca_coll_hdring_params_register(const mca_base_component_t *owner)
                       "and bits as the blocking ones. 1 (default): yes; 0: they go to the next component (libnbc). "
                       "Set it alike on every rank",
                       MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_6, &cfg->nonblocking);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    cfg->tolerant = 0;
+    rc = register_decisive("tolerant",
+                      "Open MPI 5 with ULFM (mpirun --with-ft ulfm): 1 makes every blocking allreduce tolerant. One "
+                      "that loses a rank still completes, on every survivor, with the reduction of the survivors' "
+                      "contributions (the same bits on each) and the error class MPI_ERR_PROC_FAILED (set "
+                      "MPI_ERRORS_RETURN to see it); the program then shrinks the communicator to go on "
+                      "(MPIX_Comm_shrink), as ULFM requires after any failure. Each call costs an agreement among "
+                      "the ranks (MPIX_Comm_agree), and a copy of the vector with MPI_IN_PLACE. 0 (default): a failure is an error, as with any component. "
+                      "Open MPI 4.1 has no ULFM: there it is ignored. Set it alike on every rank",
+                      MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_6, &cfg->tolerant);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }

@@ -57,6 +57,7 @@ typedef struct mca_coll_hdring_config {
     size_t max_message_elements; /* longer messages go to the PML as one message of a derived datatype */
     size_t inline_pieces_bytes;  /* messages within a node of more than 256 B and at most this go as pieces */
     int check_parameters;        /* which new communicators check that their ranks share the decisive parameters */
+    int tolerant;                /* ULFM: an allreduce that loses a rank completes on its survivors */
 } mca_coll_hdring_config_t;
 
 /* coll_hdring_priority: read each time a communicator is created. */

@@ -44,21 +44,26 @@ static inline int pml_failed(mca_coll_hdring_pml_t *t, int ompi_error)
     return HDRING_ERR_TRANSPORT;
 }
 
-/* The status of completed messages (rc, as the PML's wait returned it, and their statuses). A poisoned rank posted
- * its receives empty: a peer that did not know yet sent it data, and those receives end truncated, which it
- * ignores (the data are not its to keep). */
+/* The status of completed messages (rc, as the PML's wait returned it, and their statuses). A wait that says the
+ * error is in the statuses (or, under ULFM, that some are pending because the communicator was revoked or a peer
+ * died) gives the first real error among them: MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED, as the caller should see
+ * it. A poisoned rank posted its receives empty: a peer that did not know yet sent it data, and those receives end
+ * truncated, which it ignores (the data are not its to keep). */
 static inline int settled(const mca_coll_hdring_pml_t *t, int rc, const ompi_status_public_t *statuses, int n)
 {
-    if (OMPI_SUCCESS == rc || !t->poisoned || (MPI_ERR_TRUNCATE != rc && MPI_ERR_IN_STATUS != rc)) {
+    if (OPAL_LIKELY(OMPI_SUCCESS == rc)) {
         return rc;
     }
-    for (int i = 0; i < n && MPI_ERR_IN_STATUS == rc; ++i) {
-        const int e = statuses[i].MPI_ERROR;
-        if (MPI_SUCCESS != e && MPI_ERR_TRUNCATE != e && MPI_ERR_PENDING != e) {
-            return e;
+    if (MPI_ERR_IN_STATUS == rc || MPI_ERR_PENDING == rc) {
+        for (int i = 0; i < n; ++i) {
+            const int e = statuses[i].MPI_ERROR;
+            if (MPI_SUCCESS != e && MPI_ERR_PENDING != e && !(t->poisoned && MPI_ERR_TRUNCATE == e)) {
+                return e;
+            }
         }
+        return t->poisoned ? OMPI_SUCCESS : rc;
     }
-    return OMPI_SUCCESS;
+    return t->poisoned && MPI_ERR_TRUNCATE == rc ? OMPI_SUCCESS : rc;
 }
 
 /* ---- messages in pieces ----

@@ -1,0 +1,84 @@
+/*
+ * Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
+ *
+ * coll/hdring tolerant allreduce (coll_hdring_tolerant.h).
+ *
+ * Algorithm   The call runs as any other (coll_hdring_call.c). Then its ranks agree, by ULFM's agreement (which
+ *             survives failures and gives every survivor the same answer), whether each of them succeeded. If
+ *             all did, the call is done. If not, the survivors form a communicator of their own (shrink), each
+ *             puts back its own contribution, and the allreduce runs again among them: the same key on the same
+ *             survivors' setup, so the same algorithm and the same bits on every survivor. A rank lost during
+ *             that is handled the same way one level down (the survivors' communicator is tolerant too). After
+ *             the call, ULFM refuses collectives on the communicator (the PML revoked it for them when it saw the
+ *             failure): the program shrinks it to go on, as after any failure.
+ * Restrictions  Blocking allreduce only (the nonblocking and persistent ones fail as usual); Open MPI 5 built
+ *             with ULFM, run with mpirun --with-ft ulfm; every rank sets coll_hdring_tolerant alike (it is a
+ *             decisive parameter, checked at communicator creation). Errors other than a lost rank are returned
+ *             as the plain call returns them.
+ * Cost        A failure-free call: the plain call plus one agreement (ULFM's, a few latencies: 2.5 us at 2 ranks
+ *             here) and, with MPI_IN_PLACE, a copy of the vector to start again from (in memory the module
+ *             keeps). A call that loses a rank: the failure's detection, the agreement, the shrink (agreements and
+ *             a new communicator's setup) and the allreduce again on the survivors.
+ */
+#include "coll_hdring_tolerant.h"
+
+#include <stdlib.h>
+
+#include "coll_hdring_call.h"
+#include "coll_hdring_ompi.h"
+
+bool mca_coll_hdring_tolerant(const mca_coll_hdring_module_t *m)
+{
+    return HDRING_HAVE_ULFM && 0 != m->setup->config.tolerant;
+}
+
+/* A copy of count elements of dtype at buf in m's memory for it (kept from call to call): where it starts, NULL
+ * without memory. */
+static char *kept_copy(mca_coll_hdring_module_t *m, const void *buf, size_t count, struct ompi_datatype_t *dtype)
+{
+    ptrdiff_t gap;
+    const size_t span = (size_t) opal_datatype_span(&dtype->super, (int64_t) count, &gap);
+    if (span > m->kept.bytes) {
+        void *mem = malloc(span);
+        if (NULL == mem) {
+            return NULL;
+        }
+        free(m->kept.mem);
+        m->kept.mem = mem;
+        m->kept.bytes = span;
+    }
+    char *at = (char *) m->kept.mem - gap;
+    return OMPI_SUCCESS == ompi_datatype_copy_content_same_ddt(dtype, (size_t) count, at, (char *) buf) ? at : NULL;
+}
+
+/* The allreduce of a (its send buffer: sbuf) among comm's survivors, by their own collective. */
+static int on_survivors(struct ompi_communicator_t *survivors, const mca_coll_hdring_args_t *a, const void *sbuf)
+{
+    return survivors->c_coll->coll_allreduce(sbuf, a->rbuf, (int) a->count, a->dtype, a->op, survivors,
+                                             survivors->c_coll->coll_allreduce_module);
+}
+
+int mca_coll_hdring_tolerant_allreduce(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
+                                       const mca_coll_hdring_args_t *a)
+{
+    /* in place, the run overwrites this rank's contribution: a copy is kept to start again from */
+    char *own = NULL;
+    if (MPI_IN_PLACE == a->sbuf && 0 != a->count && NULL == (own = kept_copy(m, a->rbuf, a->count, a->dtype))) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    int rc = mca_coll_hdring_call(m, comm, a, MCA_COLL_HDRING_BLOCKING, NULL);
+    int all_succeeded = OMPI_SUCCESS == rc;
+    const int agreed = hdring_ulfm_agree(comm, &all_succeeded);
+    if (HDRING_ERR_PROC_FAILED != agreed || all_succeeded) {
+        /* every rank succeeded (a failure after all had their result changes none), or none was lost: the plain
+         * call's status (an agreement that itself failed without a lost rank: its error) */
+        return OMPI_SUCCESS != rc ? rc : (HDRING_ERR_PROC_FAILED == agreed ? OMPI_SUCCESS : agreed);
+    }
+    struct ompi_communicator_t *survivors = NULL;
+    rc = hdring_ulfm_shrink(comm, &survivors);
+    if (OMPI_SUCCESS == rc) {
+        rc = on_survivors(survivors, a, NULL != own ? own : a->sbuf);
+        ompi_comm_free(&survivors);
+    }
+    return OMPI_SUCCESS == rc ? HDRING_ERR_PROC_FAILED : rc;
+}
