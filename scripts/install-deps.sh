@@ -2,12 +2,14 @@
 # Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # Debian packages hdring needs to build, test and benchmark (Debian 12): the toolchain, Open MPI with its
 # component headers, Check for the unit tests, gnuplot for the plots, iproute2/ethtool/util-linux/kmod for the
-# emulated cluster. When all are installed it does nothing, and needs no root; otherwise it installs the
+# emulated cluster, and what the Open MPI 5.0.9 build for this machine needs to run and to build against
+# (libevent-dev, libnl-3-200, zlib1g; hwloc comes with the above). When all are installed it does nothing, and needs no root; otherwise it installs the
 # missing ones with apt-get, as root or through sudo.
 set -e
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 PACKAGES="build-essential autoconf automake libtool pkg-config
     openmpi-bin libopenmpi-dev libhwloc-dev
+    libevent-dev libnl-3-200 zlib1g
     check
     gnuplot-nox
     iproute2 ethtool util-linux kmod

@@ -6,7 +6,8 @@
 # unpacked there), a second pass builds hdring against it (_build-5.0/) and runs the unit tests and the 5.0 subset
 # of the MPI tests (README). Ends with "N passed, N failed" counting individual checks (a failure once) over both
 # passes, and the wall time; exit status 0 only if none failed.
-# Environment: HDRING_OMPI5 (default /opt/openmpi-5.0.9), HDRING_OMPI5_TARBALL, HDRING_SKIP_OMPI5=1 (4.1 only).
+# Environment: HDRING_OMPI5 (default /opt/openmpi-5.0.9), HDRING_OMPI5_TARBALL (default: ../shared/ompi/ or
+# /work/shared/ompi/openmpi-5.0.9-debian12-x86_64.tar.xz), HDRING_SKIP_OMPI5=1 (4.1 only).
 set -e
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
@@ -35,7 +36,12 @@ scripts/build.sh
 check_in _build
 
 OMPI5=${HDRING_OMPI5:-/opt/openmpi-5.0.9}
-OMPI5_TARBALL=${HDRING_OMPI5_TARBALL:-../shared/ompi/openmpi-5.0.9-debian12-x86_64.tar.xz}
+# the tarball: where HDRING_OMPI5_TARBALL says, else next to this checkout or the machine's shared folder
+OMPI5_TARBALL=${HDRING_OMPI5_TARBALL:-}
+for t in ../shared/ompi /work/shared/ompi; do
+    [ -n "$OMPI5_TARBALL" ] || [ ! -f "$t/openmpi-5.0.9-debian12-x86_64.tar.xz" ] ||
+        OMPI5_TARBALL=$t/openmpi-5.0.9-debian12-x86_64.tar.xz
+done
 if [ -z "${HDRING_SKIP_OMPI5:-}" ] && [ ! -x "$OMPI5/bin/mpicc" ] && [ -f "$OMPI5_TARBALL" ]; then
     echo "run-tests: unpacking $OMPI5_TARBALL into $(dirname "$OMPI5")"
     tar -C "$(dirname "$OMPI5")" -xJf "$OMPI5_TARBALL" || echo "run-tests: could not unpack it (root needed for /opt?)"
@@ -47,10 +53,10 @@ elif [ -x "$OMPI5/bin/mpicc" ]; then
     HDRING_BUILD_DIR=_build-5.0 PATH="$OMPI5/bin:$PATH" scripts/build.sh --with-ompi="$OMPI5"
     path41=$PATH
     PATH=$OMPI5/bin:$PATH
-    check_in _build-5.0 HDRING_MPI_SUITES="${HDRING_OMPI5_SUITES:-foundation matrix topology ulfm}" HDRING_MPI_SUBSET=ompi5
+    check_in _build-5.0 HDRING_MPI_SUITES="${HDRING_OMPI5_SUITES:-foundation matrix nonblocking trace topology ulfm}" HDRING_MPI_SUBSET=ompi5
     PATH=$path41
 else
-    echo "run-tests: no Open MPI 5.0 at $OMPI5 nor its tarball at $OMPI5_TARBALL: the 5.0 pass is skipped"
+    echo "run-tests: no Open MPI 5.0 at $OMPI5 nor its tarball (../shared/ompi/): the 5.0 pass is skipped"
 fi
 
 elapsed=$(($(date +%s) - start))
