@@ -1,151 +1,214 @@
 #!/bin/bash
 # Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
-# Runs the OSU micro-benchmarks' collectives with hdring (auto and every algorithm forced) and with tuned (its
-# default and every algorithm forced), and tabulates the average latencies side by side.
+# The OSU micro-benchmarks' collectives with hdring and with tuned, as a user runs them: separate jobs,
+# interleaved and repeated, one table per collective. Every hdring number is proved to be hdring's: each hdring
+# run traces its decisions (coll_hdring_trace_changes), and a run whose trace does not show hdring serving the
+# benchmark's collective (with the forced algorithm, when one is forced) fails the driver and is left out of the
+# tables, never printed as hdring.
 #
-#   OSU_DIR=/path/to/osu perf/osu-driver.sh [-n NP] [-m MIN:MAX] [-i ITERS] [-r REPS] [-c] [-b LIST] [-o OUTDIR]
+#   perf/osu-driver.sh (--osu DIR | --osu-tarball FILE | --osu-source DIR) [options]
 #
-# OSU_DIR: an OSU micro-benchmarks 7.x build or install tree (bring your own: OSU is not a Debian package, and
-# this project neither downloads nor ships it); the driver finds osu_allreduce, osu_reduce_scatter,
-# osu_reduce_scatter_block, osu_allgather and osu_bcast below it.
+# Where OSU comes from (it is not a Debian package, and this project neither downloads nor ships it; the README
+# says which version and where to get it):
+#   --osu DIR          an OSU build or install tree: osu_allreduce, ... somewhere below DIR
+#   --osu-tarball FILE an OSU release tarball (osu-micro-benchmarks-7.4.tar.gz), built into OUTDIR/osu-build
+#   --osu-source DIR   an OSU source tree (with its configure script), built the same way
+#                      (the build: ./configure CC=mpicc CXX=mpicxx && make, with the mpicc of the Open MPI
+#                      on PATH)
+# Which hdring: the one built in this checkout (_build/test/stage/components, after 'make check' or
+# scripts/run-main.sh) when there is one, else the one Open MPI finds installed; --stage DIR names another.
+# hdring runs get --mca coll_hdring_priority 40 (so an opt-in install serves), tuned runs --mca coll ^hdring.
+# Options:
 #   -n NP      ranks (default 4; more than the cores oversubscribes)
-#   -m MIN:MAX message sizes, as OSU takes and reports them (default 4:1048576)
+#   -m MIN:MAX message sizes, as OSU takes and reports them (default 8:1048576)
 #   -i ITERS   iterations per size (default 200)
-#   -r REPS    run every configuration REPS times, interleaved (all configurations, then again), and report the
-#              median: OSU runs are separate jobs, and on a shared machine two jobs of the same command differ
-#              by far more than the algorithms do (default 3)
-#   -c         OSU's data validation; a run that fails it (a "Fail" row, or hdring or tuned's default exiting
-#              with an error) fails the driver; a forced tuned algorithm that cannot serve the case (two_proc
-#              on more than 2 ranks) is shown as missing
-#   -b LIST    benchmarks, comma separated (default: the five)
-#   -o OUTDIR  where the raw outputs, osu.csv and the tables go (default perf/results/osu)
-# Sizes are OSU's: the message of allreduce and bcast, the per-rank block of allgather, the whole vector of
-# reduce_scatter. hdring's parameters are set with --mca per run; tuned's forced algorithms need
-# coll_tuned_use_dynamic_rules 1, which the driver sets. Tuned's algorithm list comes from ompi_info. Every run
-# excludes op/avx (README, known issues).
+#   -r REPS    repetitions of every configuration, interleaved; the tables give medians and the spread
+#              ((max - min) / median), and warn where a spread passes 10% (default 3)
+#   -b LIST    benchmarks, comma separated (default allreduce,reduce_scatter,reduce_scatter_block,allgather,bcast)
+#   -a         also every hdring algorithm forced (a second table per collective: the fastest at each size)
+#   -c         OSU's validation of the results; a "Fail" fails the driver
+#   -o OUTDIR  the raw outputs, osu.csv and osu.txt (default perf/results/osu)
+# Example: perf/osu-driver.sh --osu-tarball ~/osu-micro-benchmarks-7.4.tar.gz -n 4 -b allreduce,bcast
+# Exit status: 0 when every run ran and every hdring run was proved; 1 otherwise; 2 for a usage error.
 set -u
-case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
-np=4 sizes=4:1048576 iters=200 reps=3 validate=0 outdir=perf/results/osu
+usage() { sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit "${1:-2}"; }
+np=4 sizes=8:1048576 iters=200 reps=3 validate=0 outdir=perf/results/osu all_algs=0
+osu_dir="" osu_tarball="" osu_source="" stage=""
 benches="allreduce,reduce_scatter,reduce_scatter_block,allgather,bcast"
-while getopts "n:m:i:r:cb:o:" opt; do
-    case $opt in
-    n) np=$OPTARG ;;
-    m) sizes=$OPTARG ;;
-    i) iters=$OPTARG ;;
-    r) reps=$OPTARG ;;
-    c) validate=1 ;;
-    b) benches=$OPTARG ;;
-    o) outdir=$OPTARG ;;
-    *) sed -n '2,20p' "$0" >&2; exit 2 ;;
+while [ $# -gt 0 ]; do
+    case $1 in
+    --osu) osu_dir=${2:?}; shift ;;
+    --osu-tarball) osu_tarball=${2:?}; shift ;;
+    --osu-source) osu_source=${2:?}; shift ;;
+    --stage) stage=${2:?}; shift ;;
+    -n) np=${2:?}; shift ;;
+    -m) sizes=${2:?}; shift ;;
+    -i) iters=${2:?}; shift ;;
+    -r) reps=${2:?}; shift ;;
+    -b) benches=${2:?}; shift ;;
+    -a) all_algs=1 ;;
+    -c) validate=1 ;;
+    -o) outdir=${2:?}; shift ;;
+    -h | --help) usage 0 ;;
+    *) echo "osu-driver.sh: unknown option $1" >&2; usage ;;
     esac
+    shift
 done
-[ -n "${OSU_DIR:-}" ] && [ -d "$OSU_DIR" ] || { echo "osu-driver.sh: set OSU_DIR to an OSU micro-benchmarks build or install tree" >&2; exit 2; }
+die() { echo "osu-driver.sh: $*" >&2; exit 1; }
 mkdir -p "$outdir"
-csv=$outdir/osu.csv
-echo "benchmark,config,rep,size,latency_us,validation" >"$csv"
+outdir=$(cd "$outdir" && pwd)
 
-# Open MPI 4.1.4's op/avx saturates 8-bit sums, and OSU 7's default datatype is MPI_CHAR: with op/avx every
-# component fails OSU's validation. Both sides run without it.
-flags=(-np "$np" --mca op ^avx)
+# ---- OSU: given, or built from a tarball or source tree ----
+if [ -n "$osu_tarball" ] || [ -n "$osu_source" ]; then
+    build=$outdir/osu-build
+    if [ -n "$osu_tarball" ]; then
+        [ -f "$osu_tarball" ] || die "no tarball $osu_tarball"
+        rm -rf "$build" && mkdir -p "$build"
+        tar -C "$build" -xf "$osu_tarball" || die "cannot unpack $osu_tarball"
+        osu_source=$(dirname "$(find "$build" -maxdepth 2 -name configure | head -1)")
+    fi
+    [ -x "$osu_source/configure" ] || die "no OSU source tree (configure) at $osu_source"
+    echo "osu-driver.sh: building OSU in $osu_source with $(command -v mpicc) (log: $outdir/osu-build.log)"
+    (cd "$osu_source" && ./configure CC=mpicc CXX=mpicxx && make -j"$(nproc)") >"$outdir/osu-build.log" 2>&1 ||
+        die "the OSU build failed: see $outdir/osu-build.log"
+    osu_dir=$osu_source
+fi
+[ -n "$osu_dir" ] && [ -d "$osu_dir" ] || { echo "osu-driver.sh: say where OSU is (--osu, --osu-tarball or --osu-source)" >&2; usage; }
+find_bench() { find -L "$osu_dir" -type f -perm -u+x -name "osu_$1" 2>/dev/null | grep -v '/\.libs/' | head -1; }
+for b in ${benches//,/ }; do
+    [ -n "$(find_bench "$b")" ] || die "no osu_$b under $osu_dir"
+done
+
+# ---- hdring: this checkout's build, or the installed one ----
+series=$(ompi_info --version 2>/dev/null | sed -n 's/^Open MPI v\([0-9]*\.[0-9]*\).*/\1/p')
+[ -n "$series" ] || die "no Open MPI on PATH (ompi_info)"
+[ -n "$stage" ] || [ ! -f _build/test/stage/components/mca_coll_hdring.so ] || stage=$PWD/_build/test/stage/components
+if [ -n "$stage" ]; then
+    [ -f "$stage/mca_coll_hdring.so" ] || die "no mca_coll_hdring.so in $stage"
+    if [ "$series" = 4.1 ]; then
+        export OMPI_MCA_mca_component_path="$stage:SYS_DEFAULT"
+    else
+        export OMPI_MCA_mca_base_component_path="$stage:$(ompi_info --path pkglibdir --parsable | sed -n 's/^path:pkglibdir://p')"
+    fi
+    echo "osu-driver.sh: hdring from $stage (Open MPI $series)"
+fi
+ompi_info 2>/dev/null | grep -q 'MCA coll: hdring' ||
+    die "Open MPI $series finds no hdring: build it (scripts/build.sh; make -C _build check) or install it (scripts/install.sh)"
+
+flags=(-np "$np")
 [ "$np" -le "$(nproc)" ] || flags+=(--oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
 [ "$(id -u)" -ne 0 ] || flags+=(--allow-run-as-root)
+# Open MPI 4.1.4's op/avx saturates 8-bit sums and OSU's default datatype is MPI_CHAR: both sides run without it
+[ "$series" != 4.1 ] || flags+=(--mca op ^avx)
+hdring=(--mca coll_hdring_priority 40 --mca coll_hdring_trace_changes 1)
+tuned=(--mca coll ^hdring)
 
-# hdring's algorithms for a collective, from ompi_info (the registry, hdring_registry.h)
+# hdring's algorithms for a collective (ompi_info, from its registry)
 hdring_algs() {
     ompi_info --param coll hdring --level 9 --parsable 2>/dev/null |
         sed -n "s/^mca:coll:hdring:param:coll_hdring_$1_algorithm:enumerator:value:[1-9][0-9]*://p"
 }
 
-# tuned's algorithms for a collective: "N:name" from ompi_info (0, "ignore", is its default decision)
-tuned_algs() {
-    ompi_info --param coll tuned --level 9 --parsable 2>/dev/null |
-        sed -n "s/^mca:coll:tuned:param:coll_tuned_$1_algorithm:enumerator:value:\([1-9][0-9]*\):\(.*\)$/\1:\2/p"
-}
-
-find_bench() {
-    find "$OSU_DIR" -type f -perm -u+x -name "osu_$1" 2>/dev/null | grep -v '/\.libs/' | head -1
-}
-
+csv=$outdir/osu.csv
+echo "benchmark,config,rep,size,latency_us" >"$csv"
 status=0
-# run BENCH CONFIG [MCA ARGS...]: one OSU run, its rows into the CSV
+# proved OUT BENCH ALG: the trace shows hdring serving the benchmark's collective, by ALG when not auto
+proved() {
+    local out=$1 bench=$2 alg=$3 lines
+    lines=$(grep "^hdring: $bench np=$np " "$out")
+    [ -n "$lines" ] || return 1
+    ! grep -q ' alg=fallback ' <<<"$lines" || return 1
+    [ "$alg" = auto ] || ! grep -vq " alg=$alg " <<<"$lines"
+}
+# run BENCH CONFIG [MPIRUN ARGS...]: one OSU job; its rows into the CSV once it is proved
 run() {
-    local bench=$1 config=$2 bin
+    local bench=$1 config=$2 out rc
     shift 2
-    bin=$(find_bench "$bench")
-    local out=$outdir/$bench.$config.$rep.txt
+    out=$outdir/$bench.${config/:/-}.$rep.txt
     local args=(-m "$sizes" -i "$iters")
     [ "$validate" -eq 0 ] || args+=(-c)
-    timeout -k 10 600 mpirun "${flags[@]}" "$@" "$bin" "${args[@]}" >"$out" 2>&1
-    local rc=$?
-    awk -v b="$bench" -v c="$config" -v r="$rep" -v rc="$rc" '
-        /^[0-9]+[ \t]+[0-9.]+/ { v = (NF >= 3 && ($NF == "Pass" || $NF == "Fail")) ? $NF : (rc == 0 ? "-" : "error");
-                                 printf "%s,%s,%s,%s,%s,%s\n", b, c, r, $1, $2, v; rows++ }
-        END { if (rows == 0) printf "%s,%s,%s,-,-,%s\n", b, c, r, (rc == 124 ? "timeout" : "error") }' "$out" >>"$csv"
-    if grep -q "Fail" "$out"; then
-        echo "osu-driver.sh: $bench with $config FAILED VALIDATION, see $out" >&2
+    timeout -k 10 900 mpirun "${flags[@]}" "$@" "$(find_bench "$bench")" "${args[@]}" >"$out" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        echo "osu-driver.sh: osu_$bench with $config failed (exit status $rc): see $out" >&2
         status=1
-    elif [ $rc -ne 0 ]; then
-        case $config in
-        tuned:default | hdring:*)
-            echo "osu-driver.sh: $bench with $config failed (exit status $rc), see $out" >&2
-            status=1
-            ;;
-        *) # a forced tuned algorithm that does not serve this case (two_proc with p != 2, ...): a reference point
-            echo "osu-driver.sh: $bench with $config did not run here (exit status $rc), see $out" >&2
-            ;;
-        esac
+        return
     fi
+    if grep -q "Fail" "$out"; then
+        echo "osu-driver.sh: osu_$bench with $config FAILED OSU's validation: see $out" >&2
+        status=1
+        return
+    fi
+    case $config in
+    hdring:*)
+        if ! proved "$out" "$bench" "${config#hdring:}"; then
+            echo "osu-driver.sh: osu_$bench with $config: its trace does not show hdring serving $bench" \
+                "${config#hdring:}; its numbers are discarded (see $out)" >&2
+            status=1
+            return
+        fi
+        ;;
+    esac
+    awk -v b="$bench" -v c="$config" -v r="$rep" '/^[0-9]+[ \t]+[0-9.]+/ { printf "%s,%s,%s,%s,%s\n", b, c, r, $1, $2 }' \
+        "$out" >>"$csv"
 }
 
-for bench in ${benches//,/ }; do
-    if [ -z "$(find_bench "$bench")" ]; then
-        echo "osu-driver.sh: no osu_$bench under $OSU_DIR" >&2
-        status=1
-    fi
-done
-[ $status -eq 0 ] || exit $status
 for rep in $(seq "$reps"); do
     for bench in ${benches//,/ }; do
-        run "$bench" hdring:auto
-        for alg in $(hdring_algs "$bench"); do
-            run "$bench" "hdring:$alg" --mca "coll_hdring_${bench}_algorithm" "$alg"
-        done
-        run "$bench" tuned:default --mca coll ^hdring
-        for na in $(tuned_algs "$bench"); do
-            run "$bench" "tuned:${na#*:}" --mca coll ^hdring --mca coll_tuned_use_dynamic_rules 1 \
-                --mca "coll_tuned_${bench}_algorithm" "${na%%:*}"
-        done
+        run "$bench" tuned:default "${tuned[@]}"
+        run "$bench" hdring:auto "${hdring[@]}"
+        if [ "$all_algs" -eq 1 ]; then
+            for alg in $(hdring_algs "$bench"); do
+                run "$bench" "hdring:$alg" "${hdring[@]}" --mca "coll_hdring_${bench}_algorithm" "$alg"
+            done
+        fi
     done
 done
 
-# one table per benchmark: sizes down, configurations across (median over the repetitions), the fastest, and
-# hdring:auto / tuned:default
-awk -F, "$(cat "$(dirname "$0")/ab-lib.awk")"'
-    NR > 1 && $4 != "-" {
+# One table per collective (at most 100 columns): size, tuned's and hdring's median latency, their ratio, and
+# each one's spread over the repetitions; with -a, a second one: at each size the fastest forced algorithm
+# against auto (osu.csv has every run's numbers).
+awk -F, -v reps="$reps" "$(cat "$(dirname "$0")/ab-lib.awk")"'
+    NR > 1 {
         vals[$1, $2, $4] = vals[$1, $2, $4] " " $5
         if (!(($1, $2) in seenc)) { seenc[$1, $2] = 1; cfg[$1, ++nc[$1]] = $2 }
         if (!(($1, $4) in seens)) { seens[$1, $4] = 1; size[$1, ++ns[$1]] = $4 }
         if (!($1 in seenb)) { seenb[$1] = 1; bench[++nb] = $1 } }
+    function spread(list,   n, a, i, lo, hi, m) {
+        n = split(list, a, " "); lo = hi = a[1] + 0
+        for (i = 2; i <= n; ++i) { lo = (a[i] + 0 < lo) ? a[i] + 0 : lo; hi = (a[i] + 0 > hi) ? a[i] + 0 : hi }
+        m = median(list); return m > 0 ? (hi - lo) / m : 0 }
     END {
         for (i = 1; i <= nb; ++i) {
             b = bench[i]
-            printf "\n# osu_%s: average latency (us), median of the repetitions, per size (OSU sizes)\n%-10s", b, "# Size"
-            for (j = 1; j <= nc[b]; ++j) printf " %14s", cfg[b, j]
-            printf " %16s %10s\n", "fastest", "auto/tuned"
+            printf "\nosu_%s, %d ranks: average latency (us), median of %d jobs each\n", b, np, reps
+            printf "%10s %12s %12s %8s %10s %10s\n", "size", "tuned", "hdring", "ratio", "spread t", "spread h"
             for (s = 1; s <= ns[b]; ++s) {
-                sz = size[b, s]; best = ""; bl = 1e300; printf "%-10s", sz
-                for (j = 1; j <= nc[b]; ++j) {
-                    c = cfg[b, j]; v = ((b, c, sz) in vals) ? median(vals[b, c, sz]) : ""
-                    med[c] = v
-                    printf " %14s", (v == "" ? "-" : sprintf("%.2f", v))
-                    if (v != "" && v + 0 < bl) { bl = v + 0; best = c }
+                sz = size[b, s]; t = vals[b, "tuned:default", sz]; h = vals[b, "hdring:auto", sz]
+                if (t == "" || h == "") { printf "%10s %12s\n", sz, "(missing: a run failed)"; continue }
+                st = spread(t); sh = spread(h)
+                printf "%10s %12.2f %12.2f %8.3f %9.0f%% %9.0f%%%s\n", sz, median(t), median(h), median(h) / median(t),
+                    100 * st, 100 * sh, (st > 0.10 || sh > 0.10) ? "  !" : ""
+                ++points; if (st > 0.10 || sh > 0.10) ++noisy
+            }
+            if (nc[b] > 2) { # with -a: the fastest forced algorithm at each size against auto
+                printf "\nosu_%s, %d ranks: hdring algorithms forced, the fastest at each size (median, us)\n", b, np
+                printf "%10s %12s %24s %12s %8s\n", "size", "auto", "fastest forced", "its latency", "auto/it"
+                for (s = 1; s <= ns[b]; ++s) {
+                    sz = size[b, s]; best = ""; bl = 0
+                    for (j = 1; j <= nc[b]; ++j) {
+                        c = cfg[b, j]
+                        if (c ~ /^hdring:/ && c != "hdring:auto" && (b, c, sz) in vals) {
+                            v = median(vals[b, c, sz]); if (best == "" || v < bl) { best = substr(c, 8); bl = v } }
+                    }
+                    h = vals[b, "hdring:auto", sz]
+                    if (best == "" || h == "") { printf "%10s %12s\n", sz, "-"; continue }
+                    printf "%10s %12.2f %24s %12.2f %8.3f\n", sz, median(h), best, bl, median(h) / bl
                 }
-                a = med["hdring:auto"]; t = med["tuned:default"]
-                printf " %16s %10s\n", best, (a != "" && t != "" && t > 0 ? sprintf("%.3f", a / t) : "-")
             }
         }
-    }' "$csv" | tee "$outdir/osu.txt"
-if [ "$validate" -eq 1 ]; then
-    [ $status -eq 0 ] && echo "# validation (-c): every run passed" || echo "# validation (-c): FAILURES (see above)"
-fi
+        if (noisy > 0) printf "\nwarning: at %d of %d points (marked !) repeated jobs disagree by more than 10%%:\n" \
+            "take more repetitions (-r), or a quieter machine\n", noisy, points
+    }' np="$np" "$csv" | tee "$outdir/osu.txt"
+[ $status -eq 0 ] || echo "osu-driver.sh: some runs failed or could not be proved hdring's (above); the tables leave them out" >&2
 exit $status

@@ -13,14 +13,14 @@
 #   HDRING_SRCDIR   the source tree (for perf/cluster)
 #   HDRING_MODEL    the hdring_model tool
 #   HDRING_TUNE     the hdring-tune tool
-#   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix nonblocking trace decision topology repro large
-#                      cluster ulfm
+#   HDRING_MPI_SUITES  suites to run (default: all): foundation matrix nonblocking trace decision topology repro osu
+#                      large cluster ulfm
 #   HDRING_MPI_TIMEOUT a fixed time limit per run, in seconds, instead of the calibrated ones
 #   HDRING_MPI_SUBSET  ompi5: the second series' pass of CI (scripts/run-tests.sh) runs the matrix at fewer sizes
 set -u
 
 : "${HDRING_STAGE:?}" "${HDRING_TESTBIN:?}" "${MPIRUN:=mpirun}" "${OMPI_INFO:=ompi_info}"
-SUITES=${HDRING_MPI_SUITES:-foundation matrix nonblocking trace decision topology repro large cluster ulfm}
+SUITES=${HDRING_MPI_SUITES:-foundation matrix nonblocking trace decision topology repro osu large cluster ulfm}
 
 # The series of the Open MPI under test: 4.1 or 5.0. 5.0 names the component path mca_base_component_path, and its
 # launcher (PRRTE, PMIx) reads the OMPI_MCA_ variables too and warns of SYS_DEFAULT: the path is spelled out.
@@ -224,9 +224,21 @@ suite_foundation() {
             fail "$name"
         fi
     }
-    bad_value "an unknown algorithm name is reported once; hdring runs auto" \
+    # an algorithm name hdring does not know stops the job at MPI_Init, saying so once with the valid names (a
+    # benchmark must not time another algorithm than the one it asked for); with the check off, auto runs
+    mpi 3 --mca coll_hdring_allreduce_algorithm rng "$bin/hdring_check" --coll allreduce --alg env --counts 1000
+    local rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 124 ] &&
+        [ "$(grep -c 'does not know the algorithm "rng" given for coll_hdring_allreduce_algorithm' "$LOG")" -eq 1 ] &&
+        has '^Its algorithms are: auto ring rhd binary_blocks recursive_doubling hier_ring' &&
+        ! has '(cases|checks), [0-9]+ failures$'; then
+        pass "an unknown algorithm name stops the job at MPI_Init with one message listing the valid names"
+    else
+        fail "an unknown algorithm name stops the job at MPI_Init with one message listing the valid names" "exit status $rc"
+    fi
+    bad_value "an unknown algorithm name with coll_hdring_check_parameters 0 is reported once; hdring runs auto" \
         'cannot use the value "bogus" given for coll_hdring_allreduce_algorithm' \
-        --mca coll_hdring_allreduce_algorithm bogus
+        --mca coll_hdring_check_parameters 0 --mca coll_hdring_allreduce_algorithm bogus
     bad_value "an unparsable priority is reported once; hdring keeps its default" \
         'cannot use the value "abc" given for coll_hdring_priority' --mca coll_hdring_priority abc
     bad_value "an unparsable model parameter is reported once; hdring keeps its default" \
@@ -803,6 +815,49 @@ suite_large() {
 
 # Across an emulated cluster (perf/cluster): 3 network-namespace nodes x 2 ranks, TCP between nodes on shaped
 # 1 Gbit/s links, shared memory within a node. Needs root; skipped otherwise.
+# perf/osu-driver.sh as a user runs it, on an OSU stand-in (osu_stand_in, under OSU's names): its tables, and that
+# it never prints numbers as hdring's that its trace does not prove hdring's
+suite_osu() {
+    local dir out=$(mktemp -d) driver=$HDRING_SRCDIR/perf/osu-driver.sh
+    dir=$out/osu
+    mkdir -p "$dir"
+    for b in allreduce reduce_scatter reduce_scatter_block allgather bcast; do
+        ln -s "$HDRING_TESTBIN/osu_stand_in" "$dir/osu_$b"
+    done
+    local common=(--osu "$dir" --stage "$HDRING_STAGE" -n 3 -m 8:4096 -i 5 -r 2)
+    LIMIT=$((TIMEOUT * 3)) watched $((TIMEOUT * 3)) "$driver" "${common[@]}" -c -a -b allreduce,bcast,allgather -o "$out/a"
+    local rc=$? wide
+    wide=$(awk 'length > 100' "$out/a/osu.txt" 2>/dev/null | wc -l)
+    if [ $rc -eq 0 ] && [ "$wide" -eq 0 ] && [ "$(grep -c '^osu_[a-z_]*, 3 ranks: average latency' "$out/a/osu.txt")" -eq 3 ] &&
+        [ "$(grep -c "^osu_[a-z_]*, 3 ranks: hdring algorithms forced, the fastest" "$out/a/osu.txt")" -eq 3 ] &&
+        grep -Eq '^ +4096 +[0-9.]+ +[0-9.]+ +[0-9.]+ ' "$out/a/osu.txt" &&
+        [ "$(grep -c '^allreduce,hdring:ring,' "$out/a/osu.csv")" -gt 0 ]; then
+        pass "osu-driver.sh: tuned and hdring (auto and every algorithm), each run proved by its trace; tables of at most 100 columns"
+    else
+        fail "osu-driver.sh: tuned and hdring (auto and every algorithm), each run proved by its trace; tables of at most 100 columns" \
+            "exit status $rc, $wide lines over 100 columns"
+    fi
+    # hdring found but serving no communicator (coll ^hdring in the environment): every hdring run is refused
+    OMPI_MCA_coll=^hdring watched "$TIMEOUT" "$driver" "${common[@]}" -b allreduce -o "$out/b"
+    rc=$?
+    if [ $rc -eq 1 ] && has 'osu_allreduce with hdring:auto: its trace does not show hdring serving allreduce' &&
+        ! grep -q '^allreduce,hdring' "$out/b/osu.csv" && grep -Eq '^ +8 +\(missing' "$out/b/osu.txt"; then
+        pass "osu-driver.sh: hdring runs that hdring did not serve fail the driver and print no hdring number"
+    else
+        fail "osu-driver.sh: hdring runs that hdring did not serve fail the driver and print no hdring number" "exit status $rc"
+    fi
+    # no hdring at all (neither built here nor installed)
+    (cd "$out" && env -u OMPI_MCA_mca_component_path -u OMPI_MCA_mca_base_component_path HOME="$out" \
+        "$driver" --osu "$dir" -n 2 -b bcast -o "$out/c") >"$LOG" 2>&1
+    rc=$?
+    if [ $rc -eq 1 ] && has 'finds no hdring' && [ ! -s "$out/c/osu.txt" ]; then
+        pass "osu-driver.sh without hdring: says so and measures nothing"
+    else
+        fail "osu-driver.sh without hdring: says so and measures nothing" "exit status $rc"
+    fi
+    rm -rf "$out"
+}
+
 # A rank killed (SIGKILL) during collectives under ULFM (Open MPI 5 with it, mpirun --with-ft ulfm): every survivor's
 # call returns (MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED), none crashes (MPI_ERRORS_RETURN), and after revoke and
 # shrink hdring serves the survivors right; the tolerant allreduce (coll_hdring_tolerant 1) completes on every

@@ -237,7 +237,7 @@ int mca_coll_hdring_call(mca_coll_hdring_module_t *m, struct ompi_communicator_t
         }
         remember(&m->seen[a->coll], a);
     }
-    if (OPAL_UNLIKELY(s->config.verbose >= 1) && 0 == s->rank) {
+    if (OPAL_UNLIKELY(s->config.verbose >= 1 || (!again && s->config.trace_changes)) && 0 == s->rank) {
         trace(s, task, kind, built);
     }
     if (task->fallback) {

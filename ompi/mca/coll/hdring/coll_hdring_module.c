@@ -90,7 +90,9 @@ int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_thr
 {
     (void) enable_progress_threads;
     (void) enable_mpi_threads;
-    mca_coll_hdring_report_bad_values();
+    if (mca_coll_hdring_report_bad_values()) {
+        ompi_rte_abort(1, NULL); /* the job: every process finds the same names */
+    }
     if (1 == opal_list_get_size(&ompi_coll_base_framework.framework_components)) {
         mca_coll_hdring_report("hdring alone", ompi_process_info.nodename, mca_coll_hdring_priority);
         return OMPI_ERR_NOT_AVAILABLE;

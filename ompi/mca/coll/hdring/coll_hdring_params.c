@@ -225,6 +225,7 @@ const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll) { return coll
 #define MAX_BAD_VALUES 8
 static struct bad_value {
     char name[64], text[64], used[32];
+    char valid[256]; /* an enum's names: a name it does not know */
 } bad_values[MAX_BAD_VALUES];
 static int nbad_values;
 
@@ -271,22 +272,48 @@ static bool readable(const char *text, mca_base_var_type_t type)
     return 0 == errno && end != text && '\0' == *end;
 }
 
-static void note_bad_value(const char *name, const char *text, const char *used)
+static struct bad_value *note_bad_value(const char *name, const char *text, const char *used)
 {
-    if (nbad_values < MAX_BAD_VALUES) {
-        struct bad_value *b = &bad_values[nbad_values++];
-        snprintf(b->name, sizeof(b->name), "coll_hdring_%s", name);
-        snprintf(b->text, sizeof(b->text), "%s", NULL == text ? "?" : text);
-        snprintf(b->used, sizeof(b->used), "%s", used);
+    if (nbad_values == MAX_BAD_VALUES) {
+        return NULL;
+    }
+    struct bad_value *b = &bad_values[nbad_values++];
+    snprintf(b->name, sizeof(b->name), "coll_hdring_%s", name);
+    snprintf(b->text, sizeof(b->text), "%s", NULL == text ? "?" : text);
+    snprintf(b->used, sizeof(b->used), "%s", used);
+    b->valid[0] = '\0';
+    return b;
+}
+
+/* An enum's names, space separated, into out. */
+static void enum_names(mca_base_var_enum_t *e, char *out, size_t len)
+{
+    int count = 0;
+    out[0] = '\0';
+    (void) e->get_count(e, &count);
+    for (int i = 0; i < count; ++i) {
+        int value;
+        const char *name = NULL;
+        if (OPAL_SUCCESS == e->get_value(e, i, &value, &name) && NULL != name) {
+            mca_coll_hdring_append(out, len, "%s%s", 0 == i ? "" : " ", name);
+        }
     }
 }
 
-void mca_coll_hdring_report_bad_values(void)
+bool mca_coll_hdring_report_bad_values(void)
 {
+    bool stop = false;
     for (int i = 0; i < nbad_values; ++i) {
-        mca_coll_hdring_report("bad value", bad_values[i].name, bad_values[i].text, bad_values[i].used);
+        const struct bad_value *b = &bad_values[i];
+        if ('\0' != b->valid[0] && 0 != config.check_parameters) {
+            mca_coll_hdring_report("unknown algorithm", b->name, b->text, b->valid);
+            stop = true;
+        } else {
+            mca_coll_hdring_report("bad value", b->name, b->text, b->used);
+        }
     }
     nbad_values = 0;
+    return stop;
 }
 
 /* Registers a parameter whose storage holds its default. An enum value Open MPI does not know, or a number it
@@ -324,7 +351,10 @@ static int register_var(const char *name, const char *help, mca_base_var_type_t 
         if (idx >= 0) {
             char *value_name = NULL; /* allocated by the enum */
             (void) enumerator->string_from_value(enumerator, *(int *) storage, &value_name);
-            note_bad_value(name, given_text(idx), NULL == value_name ? used : value_name);
+            struct bad_value *b = note_bad_value(name, given_text(idx), NULL == value_name ? used : value_name);
+            if (NULL != b) {
+                enum_names(enumerator, b->valid, sizeof(b->valid));
+            }
             free(value_name);
         }
         return idx < 0 ? idx : OMPI_SUCCESS;
@@ -553,6 +583,17 @@ int mca_coll_hdring_params_register(const mca_base_component_t *owner)
                       "schedule was built for it or taken from the communicator's cache, and its steps. Every "
                       "communicator creation is traced from 1 too (where its ranks sit)",
                       MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_5, &cfg->verbose);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    cfg->trace_changes = 0;
+    rc = register_var("trace_changes",
+                      "1: rank 0 of each communicator prints the trace line of coll_hdring_verbose 1 only for the "
+                      "calls whose arguments (counts, datatypes, op, root, in place) differ from their "
+                      "collective's previous call on the communicator: one line per size of a benchmark rather "
+                      "than one per call, cheap enough to leave on while timing. perf/osu-driver.sh uses it to "
+                      "prove that hdring served. Ranks may differ",
+                      MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_5, &cfg->trace_changes);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }

@@ -52,6 +52,7 @@ typedef struct mca_coll_hdring_config {
     int model_cores;  /* cores per node the model counts: 0 found on the nodes, -1 a core per rank (shape.cores) */
     char *node_map; /* coll_hdring_node_map: read when the communicator is created (never later) */
     int verbose;
+    int trace_changes; /* trace only the calls whose arguments differ from their collective's previous call */
     size_t scratch_cache_bytes;
     int nonblocking; /* serve the nonblocking and persistent collectives */
     size_t max_message_elements; /* longer messages go to the PML as one message of a derived datatype */
@@ -68,8 +69,10 @@ int mca_coll_hdring_params_register(const mca_base_component_t *owner);
 /* The parameters a new communicator works with (invalid ones replaced, with a report), and their generation:
  * equal generations, equal parameters. */
 unsigned mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
-/* Reports, once, the parameter values hdring could not read and the defaults it kept instead. */
-void mca_coll_hdring_report_bad_values(void);
+/* Reports, once, the parameter values hdring could not read and the defaults it kept instead. An algorithm name
+ * it does not know stops the job (true: the caller aborts it) unless coll_hdring_check_parameters is 0: a job that
+ * asked for one algorithm must not run, and be timed, with another. */
+bool mca_coll_hdring_report_bad_values(void);
 
 /* The parameters the choice of algorithm (or where ranks sit) depends on, which every rank of a communicator
  * must share: how many, the i-th one's name (without coll_hdring_), its value in cfg as 64 bits (a text: a
