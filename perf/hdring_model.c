@@ -64,11 +64,21 @@ static const char usage_text[] =
     "[MODEL]\n"
     "       hdring_model [--network] --fit FILE.csv\n"
     "       hdring_model [MODEL] --regret FILE.csv\n"
-    "SHAPE: --nodes N [--ppn L] [--mapping slot|node] [--cores C] [--machine-cores C]\n"
-    "MODEL: [--latency-us US] [--bandwidth-mbs MBS] [--reduce-mbs MBS] [--network-latency-us US]\n"
-    "       [--network-bandwidth-mbs MBS] [--network-exchange-mbs MBS] [--eager-bytes B]\n"
-    "       [--network-eager-bytes B] (defaults: the component's)\n"
-    "NAME: allreduce, reduce_scatter (also reduce_scatter_block), allgather, bcast\n";
+    "hdring's cost model without MPI: what each algorithm is predicted to take, and which one auto picks.\n"
+    "  (default)      a table of predicted times per algorithm, p and size, the pick marked\n"
+    "  --crossovers   the size ranges each algorithm is picked for, per p (what the trace's reasons say)\n"
+    "  --fit F.csv    the model parameters whose picks lose least on measured timings (hdring_ab --compare's\n"
+    "                 CSV; perf/tune.sh makes one); --network fits the network's\n"
+    "  --regret F.csv what following the model (MODEL, else the defaults) loses against the measured fastest\n"
+    "  --coll NAME    allreduce, reduce_scatter (also reduce_scatter_block), allgather, bcast, or all\n"
+    "  --p LIST       communicator sizes, comma separated; or SHAPE:\n"
+    "    --nodes N [--ppn L] [--mapping slot|node]   N nodes of L ranks, ranks placed by slot or by node\n"
+    "    --cores C [--machine-cores C]                cores per node (and per machine, for emulated nodes)\n"
+    "  --bytes LIST   vector sizes in bytes; --small-bytes, --large-bytes: thresholds as the parameters set them\n"
+    "  MODEL: --latency-us, --bandwidth-mbs, --reduce-mbs, --network-latency-us, --network-bandwidth-mbs,\n"
+    "         --network-exchange-mbs, --eager-bytes, --network-eager-bytes (the coll_hdring_model_*\n"
+    "         parameters; defaults: the component's)\n"
+    "Example: hdring_model --crossovers --coll allreduce --nodes 4 --ppn 2 --mapping node\n";
 
 static void usage(const char *why)
 {

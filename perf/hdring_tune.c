@@ -842,9 +842,18 @@ static int write_out(const hdring_tune_params_t *best, const lines_t *comments, 
 static int usage(int rank, int status)
 {
     if (0 == rank) {
-        fprintf(stderr, "usage: mpirun -np P hdring-tune [-o FILE | --install | --print] [--reps N] [--quick]\n"
-                        "(P >= 2, placed as your jobs are; the comment at the top of perf/hdring_tune.c and the "
-                        "README's Tuning section say more)\n");
+        fprintf(stderr,
+                "usage: mpirun -np P hdring-tune [-o FILE | --install | --print] [--reps N] [--quick]\n"
+                "Measures hdring's cost model on the machines of the job (P >= 2 ranks, placed as your jobs are:\n"
+                "the same nodes and ranks per node) and writes the coll_hdring_ parameters it supports:\n"
+                "  --print     print the parameter file (the default)\n"
+                "  -o FILE     write it to FILE (use it with mpirun --tune FILE)\n"
+                "  --install   merge it into $HOME/.openmpi/mca-params.conf, which every job of this user reads\n"
+                "  --reps N    samples per measurement, in two interleaved halves (default 25)\n"
+                "  --quick     measure the parameters only; skip checking the model against whole collectives\n"
+                "It writes nothing when the two halves of a measurement disagree by more than 10%% (exit status\n"
+                "3: too busy to measure), and no threshold that its own control timings do not support.\n"
+                "Example: mpirun -np 8 --map-by node hdring-tune -o hdring.conf\n");
     }
     MPI_Finalize();
     return status;
