@@ -16,8 +16,9 @@
 # (scripts/build.sh); runs the component staged there. --quick: fewer rounds (a smoke run, noisier).
 # --reuse-topology: keep the several-ranks-per-node measurements already in perf/report (the page says from
 # which revision) and measure the rest. --topology-only: the reverse, measure only the several-ranks-per-node part
-# and keep the rest. --page-only: measure nothing, write the page and the README table from the measurements in
-# perf/report. The page says at which revision each part was measured. On the 2-core development machine
+# and keep the rest. --page-only: measure nothing, write the page, its plots (report/plots/, one per setting, the
+# only images in git) and the README table from the measurements in perf/report (which git ignores: a fresh
+# clone measures before it can write the page). The page says at which revision each part was measured. On the 2-core development machine
 # --reuse-topology took 20-28 minutes and --topology-only (26 cluster jobs, two calibrations) about 20.
 set -eu
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
@@ -298,6 +299,40 @@ wins=$(mktemp)
 trap 'rm -f "$wins" "$wins.readme"' EXIT
 wins_table >"$wins"
 
+# The page's plots: one per setting, in report/plots/ (the only ones in git, regenerated with the page); a setting
+# of several jobs is plotted from the median of each column over its jobs. Per-job plots and data stay in the
+# setting's directory, which git ignores.
+summary_plot() { # NAME TITLE CSV...
+    local name=$1 title=$2 merged
+    shift 2
+    [ -f "$1" ] || return 0
+    merged=$(mktemp)
+    awk -F, "$(cat perf/ab-lib.awk)"'
+        FNR == 1 { head = $0; next }
+        { k = $1 FS $2 FS $3 FS $4; if (!(k in n)) order[++nk] = k
+          ++n[k]; base[k] = $13; for (c = 5; c <= 12; ++c) v[k, c] = v[k, c] " " $c }
+        END { print head
+              for (i = 1; i <= nk; ++i) { k = order[i]; printf "%s", k
+                  for (c = 5; c <= 12; ++c) printf ",%s", median(v[k, c]); printf ",%s\n", base[k] } }' "$@" >"$merged"
+    mkdir -p "$report/plots"
+    perf/plot-ab.sh "$merged" "$report/plots/$name.png" "$title" >/dev/null
+    rm -f "$merged"
+}
+for np in 2 4 5; do
+    summary_plot "shm-np$np" "hdring / tuned, shared memory, $np ranks" "$report/shm-np$np/ab.csv"
+done
+for run in $cluster_runs; do
+    set -- ${run//-/ }
+    summary_plot "$run" "hdring (hdring-tune's file) / tuned, $2 nodes x 1, $(rate_text "$3"), median of jobs" \
+        "$report/$run/tuned"/job*/ab.csv
+done
+for rate in 200mbit 1gbit; do
+    summary_plot "topo-$rate-node-tuned" "hdring / tuned, 4 nodes x 2 by node, $(rate_text "$rate"), median of jobs" \
+        "$report/topo-$rate-node-tuned"/job*/ab.csv
+done
+summary_plot "topo-200mbit-node-han" "hdring / han, 4 nodes x 2 by node, 200 Mbit/s, median of jobs" \
+    "$report/topo-200mbit-node-han"/job*/ab.csv
+
 {
     echo "# hdring performance results"
     echo
@@ -348,7 +383,7 @@ wins_table >"$wins"
         echo
         echo "### $np ranks"
         echo
-        echo "![hdring/tuned, $np ranks](report/shm-np$np/ab.png)"
+        echo "![hdring/tuned, $np ranks](report/plots/shm-np$np.png)"
         echo
         table "$report/shm-np$np/ab.csv"
     done
@@ -375,7 +410,7 @@ wins_table >"$wins"
             echo
             before_after "$run"
             echo
-            echo "![hdring/tuned with hdring-tune's file, $2 nodes, $3, job 1](report/$run/tuned/job1/ab.png)"
+            echo "![hdring/tuned with hdring-tune's file, $2 nodes, $3, median of the jobs](report/plots/$run.png)"
         done
         echo
         echo "## Several ranks per node: 4 nodes x 2 ranks"
@@ -396,8 +431,8 @@ wins_table >"$wins"
             echo
             topology_table "$rate"
             echo
-            echo "![hdring/tuned by node, $rate](report/topo-$rate-node-tuned/job1/ab.png)"
-            echo "![hdring/han by node, $rate](report/topo-$rate-node-han/job1/ab.png)"
+            echo "![hdring/tuned by node, $rate](report/plots/topo-$rate-node-tuned.png)"
+            [ "$rate" != 200mbit ] || echo "![hdring/han by node, $rate](report/plots/topo-$rate-node-han.png)"
         done
         echo
         echo "### The same cluster with the network defaults"
@@ -422,14 +457,14 @@ wins_table >"$wins"
 } >perf/README.md
 
 # the README's "Should I use it?" table, between its markers: the rows of a few representative settings
-readme_rows='^\| (shared memory, [45] ranks|5 nodes x 1, 1 Gbit/s, hdring-tune.s file|4 nodes x 2 by node, 200 Mbit/s), '
+readme_rows='^\| (shared memory, 4 ranks|4 nodes x 2 by node, 200 Mbit/s), vs tuned '
 { head -2 "$wins"; grep -E "$readme_rows" "$wins"; } >"$wins.readme"
 begin='<!-- wins and losses: written by perf/make-report.sh -->'
 end='<!-- end of wins and losses -->'
 grep -qF "$begin" README.md && grep -qF "$end" README.md ||
     { echo "make-report.sh: README.md lacks the markers of its wins-and-losses table" >&2; exit 1; }
 awk -v begin="$begin" -v end="$end" -v table="$wins.readme" -v rev="$rev" '
-    $0 == begin { print; print ""; print "Representative rows of the [results page](perf/README.md) (hdring " rev "), which has them all:"; print "";
+    $0 == begin { print; print ""; print "Two settings of the [results page](perf/README.md), which has them all (and says what was measured when):"; print "";
                   while ((getline line < table) > 0) print line; print ""; skip = 1; next }
     $0 == end { skip = 0 }
     !skip' README.md >README.md.new
