@@ -99,7 +99,7 @@ typedef struct bench {
 
 /* The CPU each rank runs on now, in rank order, printed by rank 0 (-1 where the system cannot say). On a node with
  * more ranks than cores, which ranks share a core decides which messages wait for a turn of the scheduler, and
- * small-message results move with it from one job to the next (README, Benchmarks). Printed after each table:
+ * small-message results move with it from one job to the next (perf/TOOLS.md). Printed after each table:
  * right after the launch the scheduler has not yet spread the ranks. */
 static void print_cpus(const bench_t *b)
 {
@@ -556,7 +556,7 @@ static void usage(const char *why)
                     "[--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS] [--csv FILE] "
                     "[--compare [--contenders LIST] | --churn] [--separated] [--kind nonblocking|persistent]\n(under "
                     "mpirun; the comment at the top "
-                    "of perf/hdring_ab.c and the README's Benchmarks section say what each does)",
+                    "of perf/hdring_ab.c and perf/TOOLS.md say what each does)",
                     why);
 }
 
@@ -668,7 +668,7 @@ int main(int argc, char **argv)
 
     if (0 != util_cvar_read_int("coll_hdring_priority", &priority)) {
         if (0 == b.rank) {
-            fprintf(stderr, "hdring_ab: coll/hdring is not loaded (see README: installing)\n");
+            fprintf(stderr, "hdring_ab: coll/hdring is not loaded (see README: Install, use, uninstall)\n");
         }
         MPI_Abort(MPI_COMM_WORLD, 2);
     }

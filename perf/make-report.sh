@@ -456,7 +456,7 @@ summary_plot "topo-200mbit-node-han" "hdring / han, 4 nodes x 2 by node, 200 Mbi
     fi
 } >perf/README.md
 
-# the README's "Should I use it?" table, between its markers: the rows of a few representative settings
+# the README.s "Should I use it?" table, between its markers: the rows of two settings
 readme_rows='^\| (shared memory, 4 ranks|4 nodes x 2 by node, 200 Mbit/s), vs tuned '
 { head -2 "$wins"; grep -E "$readme_rows" "$wins"; } >"$wins.readme"
 begin='<!-- wins and losses: written by perf/make-report.sh -->'

@@ -28,7 +28,7 @@ typedef struct mca_coll_hdring_choice {
     size_t segment;        /* pipelined (the algorithm or a phase): bytes per segment; 0 otherwise */
 } mca_coll_hdring_choice_t;
 
-/* The choice for a call of collective coll on setup s, `bytes` the whole vector (README: what bytes= means),
+/* The choice for a call of collective coll on setup s, `bytes` the whole vector (HOW-IT-WORKS.md: the trace),
  * ordered when the operation is not commutative. The same on every rank. */
 void mca_coll_hdring_decide(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes, bool ordered,
                             mca_coll_hdring_choice_t *choice);

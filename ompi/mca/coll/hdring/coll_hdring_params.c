@@ -697,7 +697,7 @@ int mca_coll_hdring_params_register(const mca_base_component_t *owner)
                            "the PML as pieces of at most 256 bytes: ob1 sends those inline, without the send request "
                            "a larger message waits for, which on a crowded node costs a turn of the scheduler. "
                            "Collectives of 300 B to 2 KiB measured up to 3x faster with pieces at 3 to 5 ranks on 2 "
-                           "cores; with a core per rank, pieces are slower and never used (README.md, Tuning). "
+                           "cores; with a core per rank, pieces are slower and never used (HOW-IT-WORKS.md). "
                            "Allreduce cuts at most 512 bytes where a rank may have a core of its own (fewer than "
                            "two ranks per core). 0 to 2048; 0: every message whole. Set it alike on every rank",
                            MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_9, &cfg->inline_pieces_bytes);

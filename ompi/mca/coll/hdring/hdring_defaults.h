@@ -6,7 +6,7 @@
  * chooses.
  *
  * Node-local values were fitted to every algorithm measured side by side on the development machine (2 cores,
- * shared memory, 2 to 8 ranks; README.md, Tuning). Network values describe a 10 Gbit/s class network: a guess,
+ * shared memory, 2 to 8 ranks; perf/fit). Network values describe a 10 Gbit/s class network: a guess,
  * not a measurement; measure yours.
  */
 #ifndef HDRING_DEFAULTS_H
@@ -34,7 +34,8 @@
  * max_inline_send): copied into the BTL at once, without a send request. On a node with more ranks than cores,
  * where a waiting process yields its core, a larger one is 2-3x slower (a ring step at 3 ranks on 2 cores: 3 us
  * with 250-B blocks, 8-9 us with 260-B ones), and up to HDRING_DEFAULT_INLINE_PIECES_BYTES goes faster as pieces of
- * at most 256 bytes; from 1.5 KiB the pieces' own costs outweigh the request they save (README.md, Tuning). */
+ * at most 256 bytes; from 1.5 KiB the pieces' own costs outweigh the request they save (HOW-IT-WORKS.md,
+ * Messages in pieces). */
 #define HDRING_PML_INLINE_BYTES 256
 #define HDRING_DEFAULT_INLINE_PIECES_BYTES 1024
 #define HDRING_MAX_PIECES 8 /* pieces of one message: coll_hdring_inline_pieces_bytes is at most 2048 */
