@@ -862,11 +862,43 @@ suite_osu() {
 # call returns (MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED), none crashes (MPI_ERRORS_RETURN), and after revoke and
 # shrink hdring serves the survivors right; the tolerant allreduce (coll_hdring_tolerant 1) completes on every
 # survivor with the survivors' reduction, the same bits on each (hdring_ulfm says how each rank is killed).
+# Open MPI 5.0.9's own MPI_Finalize sometimes waits forever for the killed rank after everything else is done (a
+# PMIx fence; one run in 6 to 40 here, the same with hdring excluded, open-mpi/ompi#11404): once the survivors have
+# printed their summary, a stalled finalize is ended after a grace period and said in the log, and the verdict rests
+# on what the survivors printed.
 ulfm_check() {
-    local name=$1 np=$2
+    local name=$1 np=$2 pid waited=0 rc
     shift 2
-    mpi "$np" --with-ft ulfm "$@"
-    local rc=$?
+    "$MPIRUN" -np "$np" "${MPI_FLAGS[@]}" --with-ft ulfm "$@" >"$LOG" 2>&1 &
+    pid=$!
+    local size last=-1 since
+    since=$(date +%s)
+    while kill -0 "$pid" 2>/dev/null; do
+        size=$(stat -c %s "$LOG" 2>/dev/null || echo 0)
+        [ "$size" != "$last" ] && last=$size since=$(date +%s)
+        if has '^hdring_ulfm: [0-9]* checks, [0-9]* failures$'; then
+            # the survivors are done; only MPI_Finalize and mpirun's teardown remain
+            if [ $((waited += 1)) -ge 100 ]; then
+                echo "# $name: Open MPI's MPI_Finalize stalled after the survivors' summary (open-mpi/ompi#11404); ended" \
+                    | tee -a "$LOG"
+                kill -TERM "$pid" 2>/dev/null
+                for ((waited = 0; waited < 50; ++waited)); do
+                    kill -0 "$pid" 2>/dev/null || break
+                    sleep 0.2
+                done
+                kill -KILL "$pid" 2>/dev/null
+                break
+            fi
+        elif [ $(($(date +%s) - since)) -ge "$TIMEOUT" ]; then
+            kill -KILL "$pid" 2>/dev/null
+            wait "$pid" 2>/dev/null
+            fail "$name" "no output for ${TIMEOUT}s before the survivors' summary"
+            return
+        fi
+        sleep 0.2
+    done
+    wait "$pid" 2>/dev/null
+    rc=$?
     # mpirun reports the killed rank (its exit status is not the test's): the survivors' summary and lines decide
     if [ $rc -ne 124 ] && has '^hdring_ulfm: [1-9][0-9]* checks, 0 failures$' &&
         [ "$(grep -c '^hdring_ulfm: rank [0-9]*: ' "$LOG")" -eq $((np - 1)) ] && ! has '^FAIL'; then
