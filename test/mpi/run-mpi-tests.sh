@@ -411,7 +411,7 @@ suite_matrix() {
         has '^hdring_pieces: 1024 B 1 messages$' || pieces_ok=false
     mpi 2 "${bcast[@]}" --mca coll_hdring_model_cores -1 "$HDRING_TESTBIN/hdring_pieces" 1024 &&
         has '^hdring_pieces: 1024 B 1 messages$' || pieces_ok=false
-    mpi 2 "${bcast[@]}" "${one_core[@]}" --mca coll_hdring_node_map 0,1 "$HDRING_TESTBIN/hdring_pieces" 1024 &&
+    mpi 2 "${bcast[@]}" "${one_core[@]}" --mca coll_hdring_node_map 0,1 --mca coll_hdring_calibrate 0 "$HDRING_TESTBIN/hdring_pieces" 1024 &&
         has '^hdring_pieces: 1024 B 1 messages$' || pieces_ok=false
     mpi 2 "${bcast[@]}" "${one_core[@]}" --mca coll_hdring_inline_pieces_bytes 5000 "$HDRING_TESTBIN/hdring_pieces" 1024 &&
         has '^hdring_pieces: 1024 B 4 messages$' &&
@@ -526,7 +526,7 @@ suite_decision() {
     else
         fail "auto broadcasts 4 KB (eager: the root would copy every message) by the binomial tree, 12 MB by the flat tree (np=5)"
     fi
-    mpi 5 "${core_each[@]}" --mca coll_hdring_node_map 0,1,2,3,4 --mca coll_hdring_verbose 1 "$bin/hdring_check" \
+    mpi 5 "${core_each[@]}" --mca coll_hdring_node_map 0,1,2,3,4 --mca coll_hdring_calibrate 0 --mca coll_hdring_verbose 1 "$bin/hdring_check" \
         --coll bcast --alg env --types int --counts 3000000
     if [ $? -eq 0 ] &&
         has '^hdring: bcast np=5 bytes=12000000 alg=chain \(auto: cost model.s fastest for p=5 across 5 nodes x 1 from [0-9]+ B (to [0-9]+ B|up); segments of [0-9]+ B by the cost model\)$' &&
@@ -745,7 +745,8 @@ suite_topology() {
     done
 
     # the locality map and the hierarchical choice in the trace, with a slow network
-    local slow=(--mca coll_hdring_model_network_latency_us 30 --mca coll_hdring_model_network_bandwidth_mbs 25)
+    local slow=(--mca coll_hdring_model_network_latency_us 30 --mca coll_hdring_model_network_bandwidth_mbs 25
+        --mca coll_hdring_calibrate 0)
     mpi 8 --mca coll_hdring_node_map 0,1,2,3,0,1,2,3 "${slow[@]}" --mca coll_hdring_verbose 1 "$bin/hdring_check" \
         --alg env --coll allreduce,allgather,reduce_scatter_block,bcast --types int --counts 1,300000
     if [ $? -eq 0 ] &&
@@ -795,6 +796,73 @@ suite_topology() {
         pass "a malformed node map is reported once and ignored (np=4)"
     else
         fail "a malformed node map is reported once and ignored (np=4)"
+    fi
+    calibration_checks
+}
+
+# The network measured at MPI_COMM_WORLD's creation (coll_hdring_calibrate): nodes imposed with a node map (the
+# "network" is then this machine's shared memory, or UCX's transports), measured once, agreed, overridden by a
+# value set, off with calibrate 0, absent on one node; an error or pairs that disagree leave the defaults, said once.
+calibration_checks() {
+    local bin=$HDRING_TESTBIN run=("$HDRING_TESTBIN/hdring_check" --alg env --coll allreduce,bcast --quick)
+    local measured='^hdring: network measured by 1 pair of node leaders: latency [0-9.]+ us, [0-9.]+ MB/s one way, [0-9.]+ MB/s each way exchanging; the model uses '
+    local ok='[1-9][0-9]* (cases|checks), 0 failures$'
+    local name="network measured once at MPI_COMM_WORLD's creation across 2 nodes, the parameter check passes (ob1, np=2)"
+    mpi 2 --mca coll_hdring_node_map 0,1 --mca coll_hdring_verbose 1 "${run[@]}"
+    if [ $? -eq 0 ] && [ "$(grep -Ec "$measured" "$LOG")" -eq 1 ] && has "$ok"; then
+        pass "$name"
+    else
+        fail "$name"
+    fi
+    # more ranks than cores: the leaders' timings may be the scheduler's (then the defaults stay, said once); either
+    # way one line says which, every rank agrees and the results are right
+    name="network measured or left at the defaults, said once, on 2 nodes x 2 with ranks waiting (np=4)"
+    mpi 4 --mca coll_hdring_node_map 0,0,1,1 --mca coll_hdring_verbose 1 "${run[@]}"
+    if [ $? -eq 0 ] && has "$ok" &&
+        [ $(($(grep -Ec "$measured" "$LOG") + $(grep -c "coll/hdring could not measure the network" "$LOG"))) -eq 1 ]; then
+        pass "$name"
+    else
+        fail "$name"
+    fi
+    name="a network parameter set wins over the measured value; the others are measured (np=2)"
+    mpi 2 --mca coll_hdring_node_map 0,1 --mca coll_hdring_verbose 1 --mca coll_hdring_model_network_bandwidth_mbs 777 \
+        "${run[@]}"
+    if [ $? -eq 0 ] && has "${measured}latency [0-9.]+ us, bandwidth 777 MB/s, exchange [0-9.]+ MB/s " && has "$ok"; then
+        pass "$name"
+    else
+        fail "$name"
+    fi
+    name="nothing measured on one node, nor with coll_hdring_calibrate 0 (np=2)"
+    mpi 2 --mca coll_hdring_verbose 1 "${run[@]}" && ! has 'network measured' && has "$ok" &&
+        mpi 2 --mca coll_hdring_node_map 0,1 --mca coll_hdring_calibrate 0 --mca coll_hdring_verbose 1 "${run[@]}" &&
+        ! has 'network measured' && has "$ok" && pass "$name" || fail "$name"
+    # HDRING_NETWORK_FAULT (coll_hdring_network.c): a leader's failure, or a pair that measures 8 times the others
+    local fault map expect
+    for fault in error:0,0,1,1:"a message between node leaders failed" skew:0,1,2,3:"the pairs of leaders disagree"; do
+        IFS=: read -r fault map expect <<<"$fault"
+        name="network measurement with a fault ($fault): the defaults kept, said once, results right (np=4)"
+        HDRING_NETWORK_FAULT=$fault mpi 4 -x HDRING_NETWORK_FAULT --mca coll_hdring_node_map "$map" \
+            --mca coll_hdring_verbose 1 "${run[@]}"
+        if [ $? -eq 0 ] && [ "$(grep -c "coll/hdring could not measure the network" "$LOG")" -eq 1 ] &&
+            has "^$expect" && ! has 'network measured' && has "$ok"; then
+            pass "$name"
+        else
+            fail "$name"
+        fi
+    done
+    # UCX, where this Open MPI has it (Debian's 4.1 does; on one machine it runs over UCX's shared memory): 2 ranks,
+    # one per core, since UCX polls and oversubscribed ranks leave its timings meaningless
+    if "$OMPI_INFO" --parsable 2>/dev/null | grep -q '^mca:pml:ucx:'; then
+        name="network measured under the UCX PML, results right (np=2)"
+        mpi 2 --mca pml ucx --mca pml_ucx_tls any --mca pml_ucx_devices any --mca coll_hdring_node_map 0,1 \
+            --mca coll_hdring_verbose 1 "${run[@]}"
+        if [ $? -eq 0 ] && [ "$(grep -Ec "$measured" "$LOG")" -eq 1 ] && has "$ok"; then
+            pass "$name"
+        else
+            fail "$name"
+        fi
+    else
+        echo "# this Open MPI has no UCX PML: the calibration under UCX is not tested"
     fi
 }
 

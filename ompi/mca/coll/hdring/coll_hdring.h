@@ -13,6 +13,8 @@
  *   coll_hdring_pml_msg     messages as the PML takes them (pieces, derived datatypes, packing) and their exchange
  *   coll_hdring_pml         the transport the core's schedules run on, over the PML; local reductions and copies
  *   coll_hdring_cache       the tasks a setup's calls built: the one cache of calls
+ *   coll_hdring_bootstrap   the one exchange hdring makes while a communicator is being created
+ *   coll_hdring_network     the network measured once per job by node leaders, agreed by every rank
  *   coll_hdring_setup       where a communicator's ranks sit, shared by communicators placed alike
  *   coll_hdring_agreement   every rank of a new communicator decides from the same parameters
  *   coll_hdring_decision    which algorithm serves a call, and why

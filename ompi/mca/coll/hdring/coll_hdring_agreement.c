@@ -29,7 +29,7 @@
 #include "ompi/proc/proc.h"
 
 #include "coll_hdring_agreement.h"
-#include "coll_hdring_setup.h"
+#include "coll_hdring_bootstrap.h"
 #include "coll_hdring_util.h"
 
 #define MAX_LISTED_VALUES 4    /* distinct values named per parameter */

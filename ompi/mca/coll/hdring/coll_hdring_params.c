@@ -145,8 +145,33 @@ static bool follows_btl(eager_follow_t *f)
     return f->found && MCA_BASE_VAR_SOURCE_DEFAULT == f->own->mbv_source;
 }
 
-/* The component's values made usable (invalid ones replaced, with a report once) and the eager limits
- * followed. */
+/* The network as measured at MPI_COMM_WORLD's creation (mca_coll_hdring_params_measured). */
+static struct {
+    unsigned version; /* 0: nothing measured */
+    double latency_us, bandwidth_mbs, exchange_mbs;
+} measured;
+
+void mca_coll_hdring_params_measured(double latency_us, double bandwidth_mbs, double exchange_mbs)
+{
+    OPAL_THREAD_LOCK(&mca_coll_hdring_lock);
+    measured.latency_us = latency_us;
+    measured.bandwidth_mbs = bandwidth_mbs;
+    measured.exchange_mbs = exchange_mbs;
+    ++measured.version;
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_lock);
+}
+
+/* Whether coll_hdring_<name> is at its default: set nowhere (not on the command line, in the environment, in a
+ * file or through MPI_T). */
+static bool at_default(const char *name)
+{
+    const mca_base_var_t *var;
+    const int idx = mca_base_var_find("ompi", "coll", "hdring", name);
+    return idx >= 0 && OPAL_SUCCESS == mca_base_var_get(idx, &var) && MCA_BASE_VAR_SOURCE_DEFAULT == var->mbv_source;
+}
+
+/* The component's values made usable (invalid ones replaced, with a report once), the eager limits followed and
+ * the network's measured values taken where the parameters are at their defaults. */
 static void validate(mca_coll_hdring_config_t *cfg, const bool follows[2])
 {
     static bool warned[NMODEL_PARAMS], warned_message = false, warned_pieces = false;
@@ -185,6 +210,17 @@ static void validate(mca_coll_hdring_config_t *cfg, const bool follows[2])
     if (follows[1]) {
         cfg->model_network_eager_bytes = eager_follows[1].bytes;
     }
+    if (0 != measured.version) {
+        if (at_default("model_network_latency_us")) {
+            cfg->model_network_latency_us = measured.latency_us;
+        }
+        if (at_default("model_network_bandwidth_mbs")) {
+            cfg->model_network_bandwidth_mbs = measured.bandwidth_mbs;
+        }
+        if (at_default("model_network_exchange_mbs")) {
+            cfg->model_network_exchange_mbs = measured.exchange_mbs;
+        }
+    }
 }
 
 /* Every new communicator takes a snapshot, and a process creates many over the same values: the last
@@ -194,18 +230,20 @@ unsigned mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg)
     static struct {
         bool valid;
         bool follows[2];
+        unsigned measured_version;
         unsigned generation;
         mca_coll_hdring_config_t given, used;
     } last;
     OPAL_THREAD_LOCK(&mca_coll_hdring_lock);
     const bool follows[2] = {follows_btl(&eager_follows[0]), follows_btl(&eager_follows[1])};
     if (!last.valid || follows[0] != last.follows[0] || follows[1] != last.follows[1] ||
-        0 != memcmp(&last.given, &config, sizeof(last.given))) {
+        last.measured_version != measured.version || 0 != memcmp(&last.given, &config, sizeof(last.given))) {
         memcpy(&last.given, &config, sizeof(last.given));
         memcpy(&last.used, &last.given, sizeof(last.used));
         validate(&last.used, follows);
         last.follows[0] = follows[0];
         last.follows[1] = follows[1];
+        last.measured_version = measured.version;
         last.valid = true;
         ++last.generation;
     }
@@ -651,6 +689,21 @@ int mca_coll_hdring_params_register(const mca_base_component_t *owner)
                       "the ranks (MPIX_Comm_agree), and a copy of the vector with MPI_IN_PLACE. 0 (default): a failure is an error, as with any component. "
                       "Open MPI 4.1 has no ULFM: there it is ignored. Set it alike on every rank",
                       MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_6, &cfg->tolerant);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    cfg->calibrate = 1;
+    rc = register_decisive("calibrate",
+                      "1 (default): when MPI_COMM_WORLD spans several nodes, hdring measures the network once, at "
+                      "its creation: the leaders of pairs of nodes time small and large messages between them "
+                      "(one way and both ways at once), every rank agrees on the means, and the cost model uses "
+                      "them for coll_hdring_model_network_latency_us, _bandwidth_mbs and _exchange_mbs where those "
+                      "are left at their defaults (a value set on the command line, in the environment or in a "
+                      "parameter file, hdring-tune's included, wins). It adds a few milliseconds to MPI_Init at "
+                      "most. On any error, or when pairs disagree by more than a factor of 2, the defaults stay and "
+                      "rank 0 says so once; coll_hdring_verbose 1 prints what was measured. 0: never measure. Set "
+                      "it alike on every rank",
+                      MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_5, &cfg->calibrate);
     if (OMPI_SUCCESS != rc) {
         return rc;
     }

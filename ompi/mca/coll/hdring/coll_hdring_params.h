@@ -59,6 +59,7 @@ typedef struct mca_coll_hdring_config {
     size_t inline_pieces_bytes;  /* messages within a node of more than 256 B and at most this go as pieces */
     int check_parameters;        /* which new communicators check that their ranks share the decisive parameters */
     int tolerant;                /* ULFM: an allreduce that loses a rank completes on its survivors */
+    int calibrate;               /* measure the network at MPI_COMM_WORLD's creation (coll_hdring_network.h) */
 } mca_coll_hdring_config_t;
 
 /* coll_hdring_priority: read each time a communicator is created. */
@@ -69,6 +70,10 @@ int mca_coll_hdring_params_register(const mca_base_component_t *owner);
 /* The parameters a new communicator works with (invalid ones replaced, with a report), and their generation:
  * equal generations, equal parameters. */
 unsigned mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
+/* The network as measured (latency in us, bandwidths in MB/s, the same on every rank): from now on snapshots take
+ * these for the model_network_* parameters left at their defaults (a value set anywhere wins). */
+void mca_coll_hdring_params_measured(double latency_us, double bandwidth_mbs, double exchange_mbs);
+
 /* Reports, once, the parameter values hdring could not read and the defaults it kept instead. An algorithm name
  * it does not know stops the job (true: the caller aborts it) unless coll_hdring_check_parameters is 0: a job that
  * asked for one algorithm must not run, and be timed, with another. */

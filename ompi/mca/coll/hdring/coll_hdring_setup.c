@@ -48,8 +48,12 @@
 #include "ompi/proc/proc.h"
 #include "ompi/runtime/mpiruntime.h"
 
+#include "coll_hdring_agreement.h"
+#include "coll_hdring_bootstrap.h"
 #include "coll_hdring_cache.h"
 #include "coll_hdring_memory.h"
+#include "coll_hdring_network.h"
+#include "coll_hdring_params.h"
 #include "coll_hdring_pml.h"
 #include "coll_hdring_util.h"
 #include "hdring_cost.h"
@@ -311,33 +315,6 @@ static int named_nodes(struct ompi_communicator_t *comm, int *node)
     return label + 1;
 }
 
-/* ---- the bootstrap exchange ---- */
-
-int mca_coll_hdring_gather_values(struct ompi_communicator_t *comm, const int64_t *mine, int n, int64_t *all)
-{
-    const int p = ompi_comm_size(comm);
-    const hdring_partition_t parts = hdring_partition_uniform(p, (size_t) n);
-    const hdring_blocks_t blocks = {&parts, NULL, NULL};
-    const hdring_args_t args = {.blocks = &blocks};
-    mca_coll_hdring_tables_t tables = {0};
-    mca_coll_hdring_pml_t t;
-
-    /* messages whole (this exchange checks, among others, that ranks agree on how to cut them), the tag of a
-     * blocking allgather: no collective call of the communicator can be in flight yet */
-    mca_coll_hdring_pml_init(&t, comm, mca_coll_hdring_coll_tag(MCA_COLL_HDRING_ALLGATHER), MPI_INT64_T, NULL, NULL,
-                             false, 0, INT_MAX, &tables);
-    t.base[HDRING_BUF_OUT] = (char *) all;
-    if (NULL == mine || NULL == all) { /* no memory for them: the others still find every message, empty */
-        mca_coll_hdring_pml_poison(&t, OMPI_ERR_OUT_OF_RESOURCE);
-    } else {
-        memcpy(all + (size_t) ompi_comm_rank(comm) * (size_t) n, mine, (size_t) n * sizeof(*mine));
-    }
-    const int rc = mca_coll_hdring_pml_error(&t, hdring_run(&t.xport, HDRING_ALG_ALLGATHER_RHD, &args));
-    mca_coll_hdring_pml_withdraw(&t);
-    mca_coll_hdring_tables_free(&tables);
-    return rc;
-}
-
 /* ---- placing a communicator's ranks ---- */
 
 /* The source of the map, for the trace. */
@@ -497,13 +474,64 @@ static void trace_placement(const mca_coll_hdring_setup_t *s)
                      " (allreduce's to %zu B: a rank may have a core of its own)", allreduce_bytes);
         }
     }
-    opal_output(mca_coll_hdring_output, "hdring: communicator of %d ranks on %s (from %s)%s%s", s->p, shape,
-                sources[s->source], NULL != s->topo.order ? "; ranks renumbered node by node" : "", pieces);
+    opal_output(mca_coll_hdring_output, "hdring: communicator of %d rank%s on %s (from %s)%s%s", s->p,
+                1 == s->p ? "" : "s", shape, sources[s->source], NULL != s->topo.order ? "; ranks renumbered node by node" : "", pieces);
 }
 
-int mca_coll_hdring_setup_get(struct ompi_communicator_t *comm, const mca_coll_hdring_config_t *cfg,
+/* Once per job, at MPI_COMM_WORLD's creation when it spans several nodes (and coll_hdring_calibrate says so): the
+ * network measured and agreed (coll_hdring_network.h), then the parameters snapshot again, into *cfg and
+ * *generation, so that this communicator's decisions use them too. Every rank of the job takes the same path:
+ * all of them know alike whether the world spans several nodes. */
+static int measure_network(struct ompi_communicator_t *comm, const hdring_topo_t *topo, mca_coll_hdring_config_t *cfg,
+                           unsigned *generation)
+{
+    static bool done = false;
+    mca_coll_hdring_network_t net;
+    char why[128] = "";
+    if (done || 0 == cfg->calibrate || topo->shape.nodes < 2 || comm != &ompi_mpi_comm_world.comm) {
+        return OMPI_SUCCESS;
+    }
+    done = true;
+    const hdring_shape_t *shape = &topo->shape;
+    if (hdring_shape_crowded(shape) ||
+        (shape->machine_nodes > 1 && shape->machine_nodes * shape->ppn_max > shape->machine_cores)) {
+        /* more ranks than cores: the leaders would time the scheduler, not the network */
+        if (cfg->verbose >= 1 && 0 == ompi_comm_rank(comm)) {
+            opal_output(mca_coll_hdring_output,
+                        "hdring: network not measured: its ranks outnumber the cores they run on, and the timings "
+                        "would be the scheduler's; the model keeps latency %g us, bandwidth %g MB/s, exchange %g MB/s",
+                        cfg->model_network_latency_us, cfg->model_network_bandwidth_mbs,
+                        cfg->model_network_exchange_mbs);
+        }
+        return OMPI_SUCCESS;
+    }
+    if (OMPI_SUCCESS != mca_coll_hdring_network_measure(comm, topo, &net, why, sizeof(why))) {
+        mca_coll_hdring_report("network not measured", why);
+        return OMPI_SUCCESS;
+    }
+    mca_coll_hdring_params_measured(net.latency_us, net.bandwidth_mbs, net.exchange_mbs);
+    *generation = mca_coll_hdring_config_snapshot(cfg);
+    /* a parameter set on some ranks only keeps its value there while the others take the measured one: checked
+     * again, and then hdring does not serve (the check says why) */
+    const int rc = mca_coll_hdring_agreement(cfg, comm);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    if (cfg->verbose >= 1 && 0 == ompi_comm_rank(comm)) {
+        opal_output(mca_coll_hdring_output,
+                    "hdring: network measured by %d pair%s of node leaders: latency %.1f us, %.1f MB/s one way, "
+                    "%.1f MB/s each way exchanging; the model uses latency %g us, bandwidth %g MB/s, exchange "
+                    "%g MB/s (a value set for a parameter wins; coll_hdring_calibrate 0: the defaults)",
+                    net.pairs, 1 == net.pairs ? "" : "s", net.latency_us, net.bandwidth_mbs, net.exchange_mbs,
+                    cfg->model_network_latency_us, cfg->model_network_bandwidth_mbs, cfg->model_network_exchange_mbs);
+    }
+    return OMPI_SUCCESS;
+}
+
+int mca_coll_hdring_setup_get(struct ompi_communicator_t *comm, const mca_coll_hdring_config_t *given,
                               unsigned generation, mca_coll_hdring_setup_t **out)
 {
+    mca_coll_hdring_config_t config = *given, *cfg = &config;
     const int p = ompi_comm_size(comm), rank = ompi_comm_rank(comm);
     struct ompi_group_t *group = comm->c_local_group;
     int cores, source;
@@ -517,6 +545,9 @@ int mca_coll_hdring_setup_get(struct ompi_communicator_t *comm, const mca_coll_h
         char *node_map = NULL == cfg->node_map ? NULL : strdup(cfg->node_map);
         hdring_topo_t topo;
         int rc = place(comm, cfg, &topo, &cores, &source);
+        if (OMPI_SUCCESS == rc && OMPI_SUCCESS != (rc = measure_network(comm, &topo, cfg, &generation))) {
+            hdring_topo_free(&topo);
+        }
         if (OMPI_SUCCESS == rc && (NULL == s || (NULL != cfg->node_map && NULL == node_map))) {
             hdring_topo_free(&topo);
             rc = OMPI_ERR_OUT_OF_RESOURCE;

@@ -14,18 +14,14 @@ BEGIN_C_DECLS
 
 /* The setup of comm for parameters cfg (of generation `generation`), referenced: one an earlier communicator
  * made, or a new one. Placing the ranks may exchange one value per rank over the PML (mca_coll_hdring_gather_values),
- * on every rank alike. At coll_hdring_verbose >= 1 rank 0 says where the ranks sit. An Open MPI status. */
+ * on every rank alike; MPI_COMM_WORLD on several nodes measures the network first, once per job
+ * (coll_hdring_calibrate), and its setup takes the parameters with the measured values. At coll_hdring_verbose >=
+ * 1 rank 0 says where the ranks sit. An Open MPI status. */
 int mca_coll_hdring_setup_get(struct ompi_communicator_t *comm, const mca_coll_hdring_config_t *cfg,
                               unsigned generation, mca_coll_hdring_setup_t **out);
 void mca_coll_hdring_setup_release(mca_coll_hdring_setup_t *s);
 /* At the component's close: every setup, used or not. */
 void mca_coll_hdring_setup_forget_all(void);
-
-/* An allgather of n int64 values per rank into all (p n values, in rank order), for hdring's own bookkeeping at
- * communicator creation: a fixed algorithm (rhd) over the PML whatever the parameters say, so ranks whose
- * parameters differ still match. A rank without memory for its values (mine or all NULL) takes part with empty
- * messages, and every rank returns an error. An Open MPI status. */
-int mca_coll_hdring_gather_values(struct ompi_communicator_t *comm, const int64_t *mine, int n, int64_t *all);
 
 /* Tells the other processes, through the runtime, which machine this process runs on and its cores (at
  * component open, before MPI_Init's exchange; nothing outside MPI_Init, as in ompi_info). */
