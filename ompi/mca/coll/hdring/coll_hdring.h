@@ -222,6 +222,13 @@ typedef struct mca_coll_hdring_pml {
     hdring_xport_t xport;
 } mca_coll_hdring_pml_t;
 
+/* Runs the rest of the call poisoned (coll_hdring_pml.h), for the Open MPI error ompi_error. */
+static inline void mca_coll_hdring_pml_poison(mca_coll_hdring_pml_t *t, int ompi_error)
+{
+    t->poisoned = true;
+    t->error = ompi_error;
+}
+
 /* ---- a communicator's module ---- */
 
 /* The lower-priority implementation of each collective and kind hdring provides, kept for the calls it declines:

@@ -517,12 +517,6 @@ void mca_coll_hdring_pml_room(mca_coll_hdring_pml_t *t, mca_coll_hdring_pml_side
     t->posted.room_reqs = nreqs;
 }
 
-void mca_coll_hdring_pml_poison(mca_coll_hdring_pml_t *t, int ompi_error)
-{
-    t->poisoned = true;
-    t->error = ompi_error;
-}
-
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc)
 {
     if (t->poisoned) {

@@ -44,8 +44,7 @@ void mca_coll_hdring_pml_room(mca_coll_hdring_pml_t *t, mca_coll_hdring_pml_side
  * status; in flight OMPI_SUCCESS, the copy's own kept in same_bytes.fill_status. */
 int mca_coll_hdring_pml_contribute(mca_coll_hdring_pml_t *t, size_t off, size_t count, const void *buf, int n,
                                    struct ompi_datatype_t *type, bool in_flight);
-/* Runs the rest of the call poisoned (above), for the Open MPI error ompi_error. */
-void mca_coll_hdring_pml_poison(mca_coll_hdring_pml_t *t, int ompi_error);
+/* mca_coll_hdring_pml_poison (coll_hdring.h) runs the rest of the call poisoned (above). */
 /* Open MPI error code for a run's hdring status; a poisoned run's reason whatever the status. */
 int mca_coll_hdring_pml_error(const mca_coll_hdring_pml_t *t, int rc);
 /* After a run that failed: the messages it left in flight withdrawn (receives cancelled, sends left to

@@ -15,8 +15,6 @@
 #include "ompi/mca/pml/pml.h"
 #include "ompi/request/request.h"
 
-#include "coll_hdring_pml.h"
-
 typedef mca_coll_hdring_pml_msg_t pml_message_t;
 
 typedef mca_coll_hdring_pml_side_t pml_side_t;

@@ -5,30 +5,6 @@
 
 /* ---- hierarchical ---- */
 
-/* The sub-models of a grid of N nodes x L ranks: one node (L ranks, local links) and one index group (N ranks,
- * one per node, each node's link shared by `flows` groups). */
-hdring_model_t hdring_cost_node_model(const hdring_model_t *m)
-{
-    hdring_model_t sub = *m;
-    sub.p = m->shape.ppn;
-    sub.ordered = false;
-    sub.shape = hdring_shape_single(sub.p);
-    sub.shape.cores = m->shape.cores;
-    return sub;
-}
-
-hdring_model_t hdring_cost_index_model(const hdring_model_t *m, int concurrent)
-{
-    hdring_model_t sub = *m;
-    sub.p = m->shape.nodes;
-    sub.ordered = false;
-    sub.shape.nodes = sub.p;
-    sub.shape.ppn = sub.shape.ppn_max = 1;
-    sub.shape.node_major = sub.shape.index_major = true;
-    sub.concurrent = concurrent;
-    return sub;
-}
-
 /* The flat algorithm of a collective the model picks on a sub-model (hdring_cost_pick); its time in *t. */
 static hdring_alg_t fastest_flat(hdring_coll_t coll, const hdring_model_t *m, double n, double *t)
 {

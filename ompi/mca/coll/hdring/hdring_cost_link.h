@@ -268,9 +268,28 @@ static inline int fold_spread(const geometry_t *g) { return g->r > 0 ? 2 : 1; }
  * moves to its rank first (ranks renumbered) (hdring_cost.c). */
 double hdring_cost_allgather_rhd_time(const hdring_model_t *m, double n, hdring_rhd_order_t order, bool all_move);
 
-/* The model of one node's ranks, and of the ranks with one index across the nodes when `concurrent` copies of a
- * collective run at once over the node's link. */
-hdring_model_t hdring_cost_node_model(const hdring_model_t *m);
-hdring_model_t hdring_cost_index_model(const hdring_model_t *m, int concurrent);
+/* The sub-models of a grid of N nodes x L ranks: one node (L ranks, local links) and one index group (N ranks,
+ * one per node, each node's link shared by `flows` groups). */
+static inline hdring_model_t hdring_cost_node_model(const hdring_model_t *m)
+{
+    hdring_model_t sub = *m;
+    sub.p = m->shape.ppn;
+    sub.ordered = false;
+    sub.shape = hdring_shape_single(sub.p);
+    sub.shape.cores = m->shape.cores;
+    return sub;
+}
+
+static inline hdring_model_t hdring_cost_index_model(const hdring_model_t *m, int concurrent)
+{
+    hdring_model_t sub = *m;
+    sub.p = m->shape.nodes;
+    sub.ordered = false;
+    sub.shape.nodes = sub.p;
+    sub.shape.ppn = sub.shape.ppn_max = 1;
+    sub.shape.node_major = sub.shape.index_major = true;
+    sub.concurrent = concurrent;
+    return sub;
+}
 
 #endif
