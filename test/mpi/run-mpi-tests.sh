@@ -77,8 +77,20 @@ calibrate() {
 # watched LIMIT COMMAND...: runs COMMAND with its output in $LOG and stops it (TERM, then KILL 10 s later) once
 # that output has not grown for LIMIT seconds; the exit status is COMMAND's, 124 when stopped. A hang stops the
 # output (hdring_check says each group of cases it starts); a machine that gets busy mid-run only slows it down.
+# stop_job PID: asks mpirun to end its job (it tears its processes down), then kills it after 10 s.
+stop_job() {
+    local tick
+    kill -TERM "$1" 2>/dev/null
+    for ((tick = 0; tick < 50; ++tick)); do
+        kill -0 "$1" 2>/dev/null || break
+        sleep 0.2
+    done
+    kill -KILL "$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+}
+
 watched() {
-    local limit=$1 pid size last=-1 since tick
+    local limit=$1 pid size last=-1 since
     shift
     "$@" >"$LOG" 2>&1 &
     pid=$!
@@ -88,13 +100,7 @@ watched() {
         if [ "$size" != "$last" ]; then
             last=$size since=$(date +%s)
         elif [ $(($(date +%s) - since)) -ge "$limit" ]; then
-            kill -TERM "$pid" 2>/dev/null
-            for ((tick = 0; tick < 50; ++tick)); do
-                kill -0 "$pid" 2>/dev/null || break
-                sleep 0.2
-            done
-            kill -KILL "$pid" 2>/dev/null
-            wait "$pid" 2>/dev/null
+            stop_job "$pid"
             return 124
         fi
         sleep 0.2
@@ -949,17 +955,11 @@ ulfm_check() {
             if [ $((waited += 1)) -ge 100 ]; then
                 echo "# $name: Open MPI's MPI_Finalize stalled after the survivors' summary (open-mpi/ompi#11404); ended" \
                     | tee -a "$LOG"
-                kill -TERM "$pid" 2>/dev/null
-                for ((waited = 0; waited < 50; ++waited)); do
-                    kill -0 "$pid" 2>/dev/null || break
-                    sleep 0.2
-                done
-                kill -KILL "$pid" 2>/dev/null
+                stop_job "$pid"
                 break
             fi
         elif [ $(($(date +%s) - since)) -ge "$TIMEOUT" ]; then
-            kill -KILL "$pid" 2>/dev/null
-            wait "$pid" 2>/dev/null
+            stop_job "$pid"
             fail "$name" "no output for ${TIMEOUT}s before the survivors' summary"
             return
         fi
