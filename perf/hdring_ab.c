@@ -184,8 +184,9 @@ static MPI_Request persistent(const bench_t *b, int coll, size_t bytes, MPI_Comm
             return kept[i].r;
         }
     }
-    const int i = nkept < KEPT ? nkept++ : next_kept++ % KEPT;
-    if (MPI_REQUEST_NULL != kept[i].r) {
+    const bool reused = nkept == KEPT; /* a slot never used holds no request (zeroes, not MPI_REQUEST_NULL) */
+    const int i = reused ? next_kept++ % KEPT : nkept++;
+    if (reused) {
         MPI_Request_free(&kept[i].r);
     }
     kept[i].comm = comm;
