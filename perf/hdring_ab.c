@@ -137,8 +137,24 @@ static void cvar_must(const char *name, const char *value)
 
 static call_kind_t measured_kind; /* what the baseline is depends on it */
 
-/* The component serving communicators hdring declines: han if the job ranks it above tuned, else tuned; libnbc
- * for nonblocking and persistent calls. */
+/* Whether the job's ranks span several nodes (han serves only such communicators: on one node it declines). */
+static bool spans_nodes(void)
+{
+    static int answer = -1;
+    if (answer < 0) {
+        MPI_Comm node;
+        int world, local;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        MPI_Comm_size(MPI_COMM_WORLD, &world);
+        MPI_Comm_size(node, &local);
+        MPI_Comm_free(&node);
+        answer = local < world;
+    }
+    return answer;
+}
+
+/* The component serving communicators hdring declines: han if the job ranks it above tuned and spans nodes (Open
+ * MPI 5 ranks it so by default), else tuned; libnbc for nonblocking and persistent calls. */
 static const char *baseline(void)
 {
     int han = -1, tuned = 30;
@@ -146,7 +162,7 @@ static const char *baseline(void)
         return "libnbc";
     }
     util_cvar_read_int("coll_tuned_priority", &tuned);
-    return 0 == util_cvar_read_int("coll_han_priority", &han) && han > tuned ? "han" : "tuned";
+    return 0 == util_cvar_read_int("coll_han_priority", &han) && han > tuned && spans_nodes() ? "han" : "tuned";
 }
 
 /* What the baseline runs: its default decision, or (tuned) an algorithm forced for the whole job. */
@@ -665,6 +681,7 @@ int main(int argc, char **argv)
     MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &b.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &b.size);
+    spans_nodes(); /* collective: every rank answers it now, before rank 0 alone asks */
     parse(argc, argv, &o);
 
     if (0 != util_cvar_read_int("coll_hdring_priority", &priority)) {
