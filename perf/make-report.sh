@@ -28,6 +28,7 @@ rounds=11
 cluster_rounds=7
 cluster_jobs=3
 topo_jobs=3
+ompi5_jobs=3
 reuse_topology=no
 topology_only=no
 page_only=no
@@ -37,7 +38,7 @@ usage() {
 }
 for arg in "$@"; do
     case $arg in
-    --quick) rounds=3 cluster_rounds=2 cluster_jobs=1 topo_jobs=1 ;;
+    --quick) rounds=3 cluster_rounds=2 cluster_jobs=1 topo_jobs=1 ompi5_jobs=1 ;;
     --reuse-topology) reuse_topology=yes ;;
     --topology-only) topology_only=yes ;;
     --page-only) page_only=yes ;;
@@ -111,6 +112,22 @@ for np in 2 4 5; do
     [ "$measure_rest" = yes ] || break
     perf/run-ab.sh -n "$np" -o "$report/shm-np$np" -- --rounds "$rounds" >/dev/null
 done
+# Open MPI 5.0.9 (when it and hdring's build against it, _build-5.0, are at hand): the same shared-memory settings
+# against what 5.0.9 selects without hdring, ompi5_jobs jobs each
+ompi5=${HDRING_OMPI5:-/opt/openmpi-5.0.9}
+ompi5_run() { # RUN-AB ARGS...: perf/run-ab.sh under Open MPI 5.0.9 with hdring's 5.0 build
+    env -u OMPI_MCA_mca_component_path PATH="$ompi5/bin:$PATH" HDRING_AB=_build-5.0/perf/hdring_ab \
+        OMPI_MCA_mca_base_component_path="$PWD/_build-5.0/test/stage/components:$ompi5/lib/openmpi" perf/run-ab.sh "$@"
+}
+if [ "$measure_rest" = yes ] && [ -x "$ompi5/bin/mpirun" ] && [ -x _build-5.0/perf/hdring_ab ]; then
+    PATH="$ompi5/bin:$PATH" make -C _build-5.0/test stage/components/mca_coll_hdring.so >/dev/null
+    echo "$rev $(date -u '+%Y-%m-%d')" >"$report/ompi5-revision.txt"
+    for job in $(seq "$ompi5_jobs"); do
+        for np in 2 4 5; do
+            ompi5_run -n "$np" -o "$report/ompi5-np$np/job$job" -- --rounds "$rounds" >/dev/null
+        done
+    done
+fi
 [ "$measure_rest" = no ] || cluster_runs=""
 if [ "$(id -u)" -eq 0 ] && [ "$page_only" = no ]; then
     for nodes in 4 5; do
@@ -201,11 +218,12 @@ table() {
 }
 
 # summary_rows LABEL CSV...: the requested points, ratio [control], one row per collective; several CSVs (jobs of
-# one setting) by the median of their medians and of their controls
+# one setting) by the median of their medians and of their controls. SUMMARY_POINTS and SUMMARY_COLLS replace the
+# cluster's points and collectives.
 summary_rows() {
     local label=$1
     shift
-    awk -F, -v label="$label" -v colls="$cluster_colls" -v pts="$points" "$ablib"'
+    awk -F, -v label="$label" -v colls="${SUMMARY_COLLS:-$cluster_colls}" -v pts="${SUMMARY_POINTS:-$points}" "$ablib"'
         BEGIN { nc = split(colls, c, ","); np = split(pts, want, ",") }
         $4 !~ /^[0-9]+$/ { next }
         { for (i = 1; i <= np; ++i) if ($4 <= want[i] && $4 >= 0.98 * want[i]) { r[$1, i] = r[$1, i] " " $7; ctl[$1, i] = ctl[$1, i] " " $10 } }
@@ -278,6 +296,11 @@ wins_table() {
     for np in 2 4 5; do
         perf/summarize-ab.sh --markdown "shared memory, $np ranks, vs tuned" "$report/shm-np$np/ab.csv"
     done
+    for np in 2 4 5; do
+        [ -d "$report/ompi5-np$np" ] || continue
+        perf/summarize-ab.sh --markdown "Open MPI 5.0.9, shared memory, $np ranks, vs its default (tuned)" \
+            "$report/ompi5-np$np"/job*/ab.csv
+    done
     for run in $cluster_runs; do
         set -- ${run//-/ }
         perf/summarize-ab.sh --markdown "$2 nodes x 1, $(rate_text "$3"), network defaults, vs tuned" \
@@ -333,6 +356,13 @@ done
 summary_plot "topo-200mbit-node-han" "hdring / han, 4 nodes x 2 by node, 200 Mbit/s, median of jobs" \
     "$report/topo-200mbit-node-han"/job*/ab.csv
 
+# ompi5_priorities: "han 35, tuned 30, ..." from Open MPI 5.0.9's ompi_info (the components it enables)
+ompi5_priorities() {
+    "$ompi5/bin/ompi_info" --param coll all --level 9 --parsable 2>/dev/null |
+        sed -n 's/^mca:coll:\([a-z]*\):param:coll_[a-z]*_priority:value:\(-\{0,1\}[0-9]*\)$/\1 \2/p' | sort -k2,2nr |
+        paste -sd, | sed 's/,/, /g'
+}
+
 {
     echo "# hdring performance results"
     echo
@@ -387,6 +417,23 @@ summary_plot "topo-200mbit-node-han" "hdring / han, 4 nodes x 2 by node, 200 Mbi
         echo
         table "$report/shm-np$np/ab.csv"
     done
+    if [ -d "$report/ompi5-np2" ]; then
+        echo
+        echo "## Open MPI 5.0.9"
+        echo
+        echo "hdring built against Open MPI 5.0.9 (\`_build-5.0\`), against what 5.0.9 selects without it, measured at"
+        echo "$(measured_at "$report/ompi5-revision.txt"). Its coll priorities: $(ompi5_priorities). On one node han declines"
+        echo "(\"comm has only local processes\"), so tuned serves every collective here. Each figure is the median over"
+        echo "$(ls -d "$report/ompi5-np2"/job* | wc -l) jobs of each job's median ratio, [the control] likewise."
+        echo
+        echo "| configuration | collective | 16 B | 256 B | 4 KiB | 64 KiB | 1 MiB | 4 MiB |"
+        echo "|---|---|---:|---:|---:|---:|---:|---:|"
+        for np in 2 4 5; do
+            SUMMARY_POINTS=16,256,4096,65536,1048576,4194304 \
+                SUMMARY_COLLS=allreduce,reduce_scatter,reduce_scatter_block,allgather,bcast \
+                summary_rows "5.0.9, $np ranks" "$report/ompi5-np$np"/job*/ab.csv
+        done
+    fi
     if [ -n "$cluster_runs" ]; then
         echo
         echo "## Emulated cluster"
