@@ -157,11 +157,20 @@ cluster_mpirun() {
     nodes=$(cut -d' ' -f1 "$STATE/config")
     local hostfile=$STATE/hostfile
     awk -v ppn="$ppn" '{print $1 " slots=" ppn}' "$STATE/hosts" >"$hostfile"
+    # the launcher's options by Open MPI series: 4.1's ORTE, or 5.0's PRRTE (its daemons found through --prefix,
+    # its shared-memory BTL named sm)
+    local launch
+    if mpirun --version 2>/dev/null | grep -q '(Open MPI) [5-9]'; then
+        launch=(--prefix "$(dirname "$(dirname "$(command -v mpirun)")")" --prtemca plm_ssh_agent "$HERE/netns-rsh"
+            --prtemca plm_ssh_no_tree_spawn 1
+            --prtemca oob_tcp_if_include "$SUBNET.0/24" --mca btl tcp,self,sm)
+    else
+        launch=(--mca plm_rsh_agent "$HERE/netns-rsh" --mca oob_tcp_if_include "$SUBNET.0/24" --mca btl tcp,self,vader)
+    fi
     # mpirun inside node 0, with node 0's hostname; remote daemons through netns-rsh
     ip netns exec "$(ns 0)" unshare --uts sh -c 'hostname "$0"; exec "$@"' "$(ns 0)" \
         mpirun --allow-run-as-root --hostfile "$hostfile" -np $((nodes * ppn)) --map-by "ppr:$ppn:node" \
-        --mca plm_rsh_agent "$HERE/netns-rsh" \
-        --mca btl tcp,self,vader --mca btl_tcp_if_include "$SUBNET.0/24" --mca oob_tcp_if_include "$SUBNET.0/24" \
+        "${launch[@]}" --mca btl_tcp_if_include "$SUBNET.0/24" \
         --bind-to none --mca mpi_yield_when_idle 1 --oversubscribe \
         -x MALLOC_MMAP_THRESHOLD_=1073741824 -x MALLOC_TRIM_THRESHOLD_=1073741824 "$@"
 }
