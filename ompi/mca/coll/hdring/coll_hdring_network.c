@@ -121,10 +121,11 @@ static void measure_pair(struct ompi_communicator_t *comm, int peer, bool initia
             trip[k] = i == 0 || t < trip[k] ? t : trip[k];
             both[k] = i == 0 || u < both[k] ? u : both[k];
         }
-        /* the initiator says whether to repeat (within the time budget), in a byte the answer echoes */
-        buf[0] = (char) (initiator && i + 1 < REPEATS_MAX && now() - start < REPEAT_BUDGET_S);
+        /* the initiator says whether to repeat (within the time budget, nothing failed on its side), in a byte
+         * the answer echoes: both follow that byte, so neither waits for a message the other skips */
+        buf[0] = (char) (initiator && ok && i + 1 < REPEATS_MAX && now() - start < REPEAT_BUDGET_S);
         ok &= round_trip(comm, peer, initiator, buf, 1, tag) >= 0;
-        again = ok && 0 != buf[0];
+        again = 0 != buf[0];
     }
     free(mem);
     v[1] = !ok; /* a failed message fails the measurement on every rank, the peer's included */
