@@ -699,10 +699,11 @@ int mca_coll_hdring_params_register(const mca_base_component_t *owner)
                       "(one way and both ways at once), every rank agrees on the means, and the cost model uses "
                       "them for coll_hdring_model_network_latency_us, _bandwidth_mbs and _exchange_mbs where those "
                       "are left at their defaults (a value set on the command line, in the environment or in a "
-                      "parameter file, hdring-tune's included, wins). It adds a few milliseconds to MPI_Init at "
-                      "most. On any error, or when pairs disagree by more than a factor of 2, the defaults stay and "
-                      "rank 0 says so once; coll_hdring_verbose 1 prints what was measured. 0: never measure. Set "
-                      "it alike on every rank",
+                      "parameter file, hdring-tune's included, wins). It adds about 20 ms to MPI_Init at 200 Mbit/s, "
+                      "less on faster networks. On any error, or when pairs disagree by more than a factor of 2, the "
+                      "defaults stay and rank 0 says so once; nodes with more ranks than cores are not measured (the "
+                      "timings would be the scheduler's); coll_hdring_verbose 1 prints what was measured or why not. "
+                      "0: never measure. Set it alike on every rank",
                       MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_5, &cfg->calibrate);
     if (OMPI_SUCCESS != rc) {
         return rc;
