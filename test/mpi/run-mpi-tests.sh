@@ -759,6 +759,16 @@ suite_topology() {
             "$np" --mca coll_hdring_node_map "$map" "$bin/hdring_check" --quick --kind "$kind"
     done
 
+    # the hierarchy with its levels overlapped, in segments of 64 B: many waves, each with every level's rounds;
+    # blocking, nonblocking and persistent calls in turn
+    for shape in 8:0,0,1,1,2,2,3,3:4x2-by-slot 9:0,1,2,0,1,2,0,1,2:3x3-round-robin 8:0,0,0,0,1,1,1,1:2x4-by-slot \
+        6:0,1,2,3,4,5:6x1; do
+        IFS=: read -r np map name <<<"$shape"
+        check "allreduce hier_pipelined in segments of 64 B on $name nodes, every kind" "$np" \
+            --mca coll_hdring_node_map "$map" --mca coll_hdring_allreduce_algorithm hier_pipelined \
+            --mca coll_hdring_allreduce_segment_bytes 64 "$bin/hdring_check" --alg env --coll allreduce --kind mixed
+    done
+
     # the locality map and the hierarchical choice in the trace, with a slow network
     local slow=(--mca coll_hdring_model_network_latency_us 30 --mca coll_hdring_model_network_bandwidth_mbs 25
         --mca coll_hdring_calibrate 0)

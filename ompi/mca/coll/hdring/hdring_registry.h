@@ -62,6 +62,10 @@
       ALLREDUCE_BINARY_BLOCKS, WHOLE, HIER_ALLREDUCE_SUMMARY "binary_blocks across nodes")                            \
     X(ALLREDUCE_HIER_RING, ALLREDUCE, "hier_ring", 5, ANY_ORDER, OTHER, allreduce_hier, ALLREDUCE_RING, WHOLE,        \
       HIER_ALLREDUCE_SUMMARY "ring across nodes")                                                                     \
+    X(ALLREDUCE_HIER_PIPELINED, ALLREDUCE, "hier_pipelined", 9, ANY_ORDER, OTHER, allreduce_hier_pipelined,           \
+      ALLREDUCE_RING, PIPELINED, "hierarchical, its levels overlapped per segment: each segment's ring "              \
+      "reduce-scatter within the node, ring allreduce across the nodes and ring allgather within the node run while " \
+      "the next segment's start; commutative operations only")                                                       \
     X(REDUCE_SCATTER_RHD, REDUCE_SCATTER, "rhd", 2, KEEPS_ORDER, OTHER, reduce_scatter_rhd, NONE, WHOLE,              \
       "recursive halving on equal positions; sizes that are not a power of two fold halves first")                   \
     X(REDUCE_SCATTER_RECURSIVE_HALVING, REDUCE_SCATTER, "recursive_halving", 8, KEEPS_ORDER, LATENCY,                 \
