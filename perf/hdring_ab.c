@@ -15,7 +15,8 @@
  * should be 1: a control outside 1 +- 5% marks the size as noisy.
  *
  *   mpirun -np 4 hdring_ab [--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS]
- *                          [--csv FILE] [--compare | --churn] [--separated] [--kind nonblocking|persistent]
+ *                          [--csv FILE] [--compare | --churn] [--separated]
+ *                          [--kind nonblocking|persistent [--against-blocking]]
  *
  * --compare times every hdring algorithm of each collective (one communicator each) and tuned, interleaved
  * the same way, and names the fastest per size: the measurements behind the automatic choice's defaults.
@@ -35,7 +36,9 @@
  *
  * --kind nonblocking times MPI_Iallreduce (...) and its MPI_Wait, persistent MPI_Start and MPI_Wait of a request
  * made once per communicator and size (MPI_Allreduce_init, or MPIX_ in Open MPI 4.1). The baseline is then what
- * serves nonblocking and persistent calls when hdring does not: libnbc.
+ * serves nonblocking and persistent calls when hdring does not: libnbc. With --against-blocking the baseline and
+ * control are hdring's blocking calls instead (two more duplicates bound to hdring): what a nonblocking call or a
+ * persistent start costs over the blocking call it replaces.
  *
  * --alg forces one algorithm on the hdring communicator (for every collective measured). To compare with a
  * forced tuned algorithm, start the job with --mca coll_tuned_use_dynamic_rules 1 --mca
@@ -78,6 +81,7 @@ typedef struct options {
     bool churn;   /* time dup + one call + free instead of calls */
     bool separated; /* a barrier before every call, each timed alone */
     call_kind_t kind;
+    bool against_blocking; /* baseline and control: hdring's blocking calls */
     int rounds;
     double batch_s;
 } options_t;
@@ -91,6 +95,7 @@ typedef struct bench {
     const char *hdring_priority; /* --churn: the priority binding a duplicate to hdring */
     bool churn, separated;
     call_kind_t kind;
+    bool against_blocking;
     int rank, size;
     char *sbuf, *rbuf;
     int *rcounts;
@@ -136,6 +141,7 @@ static void cvar_must(const char *name, const char *value)
 }
 
 static call_kind_t measured_kind; /* what the baseline is depends on it */
+static bool baseline_blocking;    /* --against-blocking */
 
 /* Whether the job's ranks span several nodes (han serves only such communicators: on one node it declines). */
 static bool spans_nodes(void)
@@ -158,6 +164,9 @@ static bool spans_nodes(void)
 static const char *baseline(void)
 {
     int han = -1, tuned = 30;
+    if (baseline_blocking) {
+        return "hdring-blocking";
+    }
     if (KIND_BLOCKING != measured_kind) {
         return "libnbc";
     }
@@ -266,7 +275,7 @@ static void call_and_wait(const bench_t *b, int coll, size_t bytes, MPI_Comm com
 static void call(const bench_t *b, int coll, size_t bytes, MPI_Comm comm)
 {
     const int p = b->size;
-    if (KIND_BLOCKING != b->kind) {
+    if (KIND_BLOCKING != b->kind && (!b->against_blocking || comm == b->comm[0])) {
         call_and_wait(b, coll, bytes, comm);
         return;
     }
@@ -571,7 +580,8 @@ static void usage(const char *why)
 {
     util_usage_exit("hdring_ab",
                     "[--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS] [--csv FILE] "
-                    "[--compare [--contenders LIST] | --churn] [--separated] [--kind nonblocking|persistent]\n(under "
+                    "[--compare [--contenders LIST] | --churn] [--separated] [--kind nonblocking|persistent "
+                    "[--against-blocking]]\n(under "
                     "mpirun; the comment at the top "
                     "of perf/hdring_ab.c and perf/TOOLS.md say what each does)",
                     why);
@@ -587,7 +597,8 @@ static void parse(int argc, char **argv, options_t *o)
             usage(NULL);
         }
         const bool flag =
-            0 == strcmp(arg, "--compare") || 0 == strcmp(arg, "--churn") || 0 == strcmp(arg, "--separated");
+            0 == strcmp(arg, "--compare") || 0 == strcmp(arg, "--churn") || 0 == strcmp(arg, "--separated") ||
+            0 == strcmp(arg, "--against-blocking");
         if (NULL == val && !flag) {
             usage("missing value");
         }
@@ -625,6 +636,7 @@ static void parse(int argc, char **argv, options_t *o)
             o->compare |= 0 == strcmp(arg, "--compare");
             o->churn |= 0 == strcmp(arg, "--churn");
             o->separated |= 0 == strcmp(arg, "--separated");
+            o->against_blocking |= 0 == strcmp(arg, "--against-blocking");
             --i; /* no value */
         } else if (0 == strcmp(arg, "--kind")) {
             if (!kind_parse(val) || KIND_MIXED == kind_mode) {
@@ -649,6 +661,9 @@ static void parse(int argc, char **argv, options_t *o)
     }
     if (o->separated && o->churn) {
         usage("--separated times calls, --churn communicators: not both");
+    }
+    if (o->against_blocking && (KIND_BLOCKING == o->kind || o->compare || o->churn)) {
+        usage("--against-blocking goes with --kind nonblocking or persistent, without --compare or --churn");
     }
     if (NULL != o->contenders && !o->compare) {
         usage("--contenders goes with --compare");
@@ -723,7 +738,7 @@ int main(int argc, char **argv)
         }
         cvar_must(name, "auto");
     }
-    cvar_must("coll_hdring_priority", "-1");
+    cvar_must("coll_hdring_priority", o.against_blocking ? value : "-1");
     MPI_Comm_dup(MPI_COMM_WORLD, &b.comm[1]);
     MPI_Comm_dup(MPI_COMM_WORLD, &b.comm[2]);
     MPI_Comm_dup(MPI_COMM_WORLD, &b.book);
@@ -731,6 +746,7 @@ int main(int argc, char **argv)
     b.churn = o.churn;
     b.separated = o.separated;
     b.kind = measured_kind = o.kind;
+    b.against_blocking = baseline_blocking = o.against_blocking;
     b.hdring_priority = value;
 
     size_t max = 0;
