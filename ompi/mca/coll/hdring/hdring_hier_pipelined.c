@@ -7,19 +7,22 @@
  *   allreduce (hdring_hier.c), each a ring: (A) a reduce-scatter within its node, index i getting slice i of the
  *   segment reduced over the node (L-1 rounds); (B) an allreduce of that slice across the nodes, a ring
  *   reduce-scatter then allgather over the N ranks of index i (2(N-1) rounds); (C) an allgather of the slices
- *   within the node (L-1 rounds). Segment k runs its round j in wave k + j: one exchange per wave carries every
- *   active segment's messages, so segment k+1 reduces within the node while segment k crosses the network and
- *   segment k-1 is gathered, as Open MPI's han overlaps its levels. Each wave is exchanged, then the segments of the
- *   wave that received operands reduce them, in segment order.
+ *   within the node (L-1 rounds). Segment k runs its round j in wave k + j (k times a stagger on grids of more
+ *   than 16 rounds, so that at most 16 segments, HDRING_MAX_INFLIGHT messages, are in flight): segment k+1 reduces
+ *   within the node while segment k crosses the network and segment k-1 is gathered, as Open MPI's han overlaps its
+ *   levels. A wave posts its receives and the sends whose data are in place, then reduces the operands the wave
+ *   before received, posting each send that needs a reduction right after it, and waits for all of its messages.
  * Matching: every rank computes the same waves (S and the round count are the same everywhere, counts too), and
- *   a wave lists its messages in segment order on both sides; MPI keeps the order of messages between two ranks,
- *   so each meets its own receive. Empty messages (segments shorter than L N elements) are dropped on both sides.
+ *   posts a wave's messages to one peer in one order (data in place first, then those after a reduction, each in
+ *   segment order); MPI keeps the order of messages between two ranks, so each meets its own receive. Empty
+ *   messages (segments shorter than L N elements) are posted on neither side.
  * Restrictions: nodes of equal size (a->nodes * a->ppn == p), ranks in locality order; commutative operations only;
  *   every element is reduced at one rank and copied to the others, so all ranks get the same bits.
  * Cost (per node link, n the vector, s = n/S): the first segment's three levels in sequence, then S-1 segments at
  *   the pace of the slower level, within nodes (2(L-1)/L s at shared-memory speed) or across (2(N-1)/N s on the
  *   link, the bandwidth minimum): hdring_cost_allreduce_hier_pipelined.
- * Scratch: TMP holds one slice of each segment that reduces in a wave: min(S, L+N-2) slices.
+ * Scratch: TMP holds a slice of each segment that receives operands in a wave, min(S, L+N-2) of them, twice: a
+ *   wave's operands wait there while the next wave's arrive.
  * Trace N = 2, L = 2, S = 3, ranks 0-1 | 2-3: wave 0 segment 0 swaps halves within each node (A); wave 1 segment
  *   0's halves cross the nodes (B, reduce-scatter) while segment 1 swaps halves (A); wave 2 segment 0's halves
  *   come back (B, allgather), segment 1 crosses, segment 2 swaps; and so on to wave 5, segment 2's allgather (C).
