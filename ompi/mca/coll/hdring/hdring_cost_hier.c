@@ -113,27 +113,38 @@ static double pipelined_time(const hdring_model_t *m, double n, double s)
     return t + reducing;
 }
 
-/* m->segment, or the fastest of 1, 2, 4 or 8 segments of at least 4 KiB. With more, the ranks of a ring fall out of
- * the waves' step (each waits for its neighbour's reductions) in ways this model does not see: on the simulator
- * 16 to 128 segments of 4 MiB ran up to 2x slower than it predicts, where 8 stay within 25% (test_hier). */
-double hdring_segment_allreduce_hier_pipelined(const hdring_model_t *m, double n)
+/* m->segment, or the fastest of 1, 2, 4 or 8 segments of at least 4 KiB; its time in *t. With more, the ranks of a
+ * ring fall out of the waves' step (each waits for its neighbour's reductions) in ways this model does not see: on
+ * the simulator 16 to 128 segments of 4 MiB ran up to 2x slower than it predicts, where 8 stay within 25%
+ * (test_hier). */
+static double pipelined_segment(const hdring_model_t *m, double n, double *t)
 {
     if (m->segment > 0) {
+        *t = pipelined_time(m, n, m->segment);
         return m->segment;
     }
-    double best = 0, best_time = pipelined_time(m, n, 0);
+    double best = 0;
+    *t = pipelined_time(m, n, 0);
     for (double segs = 2; segs <= 8 && n / segs >= 4096; segs *= 2) {
-        consider(ceil(n / segs), pipelined_time(m, n, ceil(n / segs)), &best, &best_time);
+        consider(ceil(n / segs), pipelined_time(m, n, ceil(n / segs)), &best, t);
     }
     return best;
+}
+
+double hdring_segment_allreduce_hier_pipelined(const hdring_model_t *m, double n)
+{
+    double t;
+    return pipelined_segment(m, n, &t);
 }
 
 double hdring_cost_allreduce_hier_pipelined(hdring_alg_t self, const hdring_model_t *m, double n,
                                             hdring_alg_t *phase)
 {
+    double t;
     (void) self;
     phase[HDRING_PHASE_INTRA_FIRST] = HDRING_ALG_REDUCE_SCATTER_RING;
     phase[HDRING_PHASE_INTER] = HDRING_ALG_ALLREDUCE_RING;
     phase[HDRING_PHASE_INTRA_LAST] = HDRING_ALG_ALLGATHER_RING;
-    return pipelined_time(m, n, hdring_segment_allreduce_hier_pipelined(m, n));
+    pipelined_segment(m, n, &t);
+    return t;
 }

@@ -43,8 +43,6 @@ static int mod(int a, int n) { return (a % n + n) % n; }
 
 static size_t min_size(size_t a, size_t b) { return a < b ? a : b; }
 
-static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
-
 static bool geometry_of(const hdring_xport_t *x, const hdring_args_t *a, geometry_t *g)
 {
     if (a->ppn < 1 || a->nodes < 1 || a->nodes * a->ppn != x->size) {
@@ -59,10 +57,10 @@ static bool geometry_of(const hdring_xport_t *x, const hdring_args_t *a, geometr
     g->nsegs = 0 == g->count ? 0 : hdring_segments(g->count, g->seg);
     g->rounds = 2 * (a->ppn - 1) + 2 * (a->nodes - 1);
     /* A segment has a send and a receive in flight per wave: at most HDRING_MAX_INFLIGHT / 2 segments a wave. */
-    g->stagger = ceil_div((size_t) g->rounds, HDRING_MAX_INFLIGHT / 2);
+    g->stagger = hdring_segments((size_t) g->rounds, HDRING_MAX_INFLIGHT / 2);
     g->stagger = 0 == g->stagger ? 1 : g->stagger;
     g->tmp_slots = min_size(g->nsegs, (size_t) (a->ppn + a->nodes - 2));
-    g->slice_room = 0 == g->seg ? 0 : ceil_div(g->seg, (size_t) a->ppn);
+    g->slice_room = 0 == g->seg ? 0 : hdring_segments(g->seg, (size_t) a->ppn); /* the largest slice */
     return true;
 }
 
