@@ -339,45 +339,65 @@ static void *pml_take(const hdring_xport_t *x, size_t bytes)
 }
 
 /* ---- nonblocking ----
- * An exchange is posted as exchange posts it (receives first) into the run's own room (mca_coll_hdring_pml_room)
+ * An exchange is posted (sends first: pml_post_exchange) into the run's own room (mca_coll_hdring_pml_room)
  * and left in flight; a test completes it once every request has. Started messages (slots) are tested the same
  * way. A test looks at the requests' completion only: it never calls Open MPI's progress engine, which calls this
  * transport's tests (coll_hdring_request.c). */
+
+/* Withdraws sides [from, to) of p, posted with their requests from p->reqs[first]: the receives cancelled (the caller
+ * may free their buffers once it has the error), the sends left to complete. */
+static void unpost_sides(mca_coll_hdring_pml_posted_t *p, int from, int to, int first)
+{
+    for (int i = from, at = first; i < to; at += p->sides[i++].m.pieces) {
+        mca_coll_hdring_msg_unpost(&p->reqs[at], p->sides[i].m.pieces, i >= p->nrecvs);
+    }
+}
+
+/* Posts sides [from, to) of p, their requests one after another from p->reqs[first]. On failure withdraws what it
+ * posted. An Open MPI status. */
+static int post_sides(mca_coll_hdring_pml_t *t, mca_coll_hdring_pml_posted_t *p, int from, int to, int first)
+{
+    int rc = OMPI_SUCCESS, i = from, at = first;
+    for (; i < to && OMPI_SUCCESS == rc; ++i) {
+        rc = mca_coll_hdring_msg_post(t, &p->sides[i].m, p->sides[i].peer, i >= p->nrecvs, &p->reqs[at]);
+        at += OMPI_SUCCESS == rc ? p->sides[i].m.pieces : 0;
+    }
+    if (OMPI_SUCCESS != rc) {
+        unpost_sides(p, from, i - 1, first);
+    }
+    return rc;
+}
 
 static int pml_post_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends,
                              const hdring_msg_t *recvs, int nrecvs)
 {
     mca_coll_hdring_pml_t *t = x->ctx;
     mca_coll_hdring_pml_posted_t *p = &t->posted;
-    int n = 0, nreqs = 0, rc = OMPI_SUCCESS;
+    int n = 0, nreqs = 0, recv_reqs = 0, rc = OMPI_SUCCESS;
 
     if (nsends + nrecvs > p->room_sides) {
         return pml_failed(t, OMPI_ERR_OUT_OF_RESOURCE);
     }
     p->nrecvs = 0;
-    for (int i = 0; i < nrecvs + nsends && OMPI_SUCCESS == rc; ++i) { /* receives first */
+    for (int i = 0; i < nrecvs + nsends && OMPI_SUCCESS == rc; ++i) { /* the receives' sides first */
         const bool is_send = i >= nrecvs;
         const hdring_msg_t *msg = is_send ? &sends[i - nrecvs] : &recvs[i];
-        if (0 != msg->count) {
-            rc = resolve(t, x, msg, is_send, &p->sides[n]);
-            n += OMPI_SUCCESS == rc;
+        if (0 != msg->count && OMPI_SUCCESS == (rc = resolve(t, x, msg, is_send, &p->sides[n]))) {
+            nreqs += p->sides[n++].m.pieces;
         }
         p->nrecvs = is_send ? p->nrecvs : n;
+        recv_reqs = is_send ? recv_reqs : nreqs;
     }
-    for (int i = 0; i < n && OMPI_SUCCESS == rc; ++i) {
-        const bool is_send = i >= p->nrecvs;
-        if (nreqs + p->sides[i].m.pieces > p->room_reqs) {
-            rc = OMPI_ERR_OUT_OF_RESOURCE;
-            break;
-        }
-        rc = mca_coll_hdring_msg_post(t, &p->sides[i].m, p->sides[i].peer, is_send, &p->reqs[nreqs]);
-        if (OMPI_SUCCESS == rc) {
-            nreqs += p->sides[i].m.pieces;
-        } else { /* withdraw what was posted: the receives cancelled, the sends left to complete */
-            for (int j = 0, at = 0; j < i; at += p->sides[j++].m.pieces) {
-                mca_coll_hdring_msg_unpost(&p->reqs[at], p->sides[j].m.pieces, j >= p->nrecvs);
-            }
-        }
+    if (OMPI_SUCCESS == rc && nreqs > p->room_reqs) {
+        rc = OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    /* The sends are posted first. A receive whose message is already here (its sender was ahead) reads it as it is
+     * posted: a large message over shared memory is copied then, by this rank. Posted after the sends, that copy
+     * overlaps the peer's copy of this rank's message; posted before, it holds the peer's back (2 ranks, allreduce
+     * of 256 KiB: 1.2-1.5x the blocking call's time, 1.0x with the sends first). */
+    if (OMPI_SUCCESS == rc && OMPI_SUCCESS == (rc = post_sides(t, p, p->nrecvs, n, recv_reqs)) &&
+        OMPI_SUCCESS != (rc = post_sides(t, p, 0, p->nrecvs, 0))) {
+        unpost_sides(p, p->nrecvs, n, recv_reqs);
     }
     pml_fill(t);
     if (OMPI_SUCCESS != rc) {
