@@ -266,10 +266,12 @@ typedef struct mca_coll_hdring_fallback {
     mca_coll_base_module_t *coll_bcast_init_module;
 } mca_coll_hdring_fallback_t;
 
-/* Scratch memory a module keeps for its blocking calls, up to config.scratch_cache_bytes (coll_hdring_memory.c). */
+/* Scratch memory kept from call to call (coll_hdring_memory.c): a module's for its blocking calls, up to
+ * config.scratch_cache_bytes; a request's for its starts. */
 typedef struct mca_coll_hdring_scratch {
     void *mem;
     size_t bytes;
+    size_t limit; /* the most it keeps: a need beyond takes memory of the call's own */
 } mca_coll_hdring_scratch_t;
 
 /* A collective's last call on a module, as far as its key depends on it (coll_hdring_call.c): a call with the same

@@ -21,7 +21,7 @@ static size_t span_of(const struct ompi_datatype_t *dtype, size_t count, ptrdiff
     return (span + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
 }
 
-int mca_coll_hdring_scratch_acquire(mca_coll_hdring_scratch_t *cache, size_t limit, mca_coll_hdring_pml_t *t,
+int mca_coll_hdring_scratch_acquire(mca_coll_hdring_scratch_t *cache, mca_coll_hdring_pml_t *t,
                                     hdring_scratch_t need, void **own)
 {
     *own = NULL;
@@ -39,7 +39,7 @@ int mca_coll_hdring_scratch_acquire(mca_coll_hdring_scratch_t *cache, size_t lim
     }
     if (NULL != cache && total <= cache->bytes) {
         mem = cache->mem;
-    } else if (NULL != cache && total <= limit) { /* the old one kept if there is no memory */
+    } else if (NULL != cache && total <= cache->limit) { /* the old one kept if there is no memory */
         if (NULL == (mem = malloc(total))) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }

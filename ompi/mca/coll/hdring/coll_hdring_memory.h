@@ -7,7 +7,8 @@
  * A module keeps one scratch area and one table block between its blocking calls, grown on demand (scratch up to
  * coll_hdring_scratch_cache_bytes): allocating and first-touching megabytes per call costs page faults that
  * measurably slow large collectives, and once they have grown a call allocates nothing (hdring_allocs checks
- * it). Nonblocking calls, which may be in flight several at once, and needs beyond the cache have their own.
+ * it). A nonblocking or persistent request keeps one scratch area the same way (coll_hdring_request.c); needs
+ * beyond the limit have memory of their own.
  * Sizes use the datatype's true extent, and a buffer's base is shifted by its true lower bound, so element i of any
  * datatype lands inside the allocation.
  */
@@ -19,9 +20,9 @@
 BEGIN_C_DECLS
 
 /* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype: in *cache when it is given and the need
- * fits the limit (grown if it must), otherwise in memory of the call's own, *own (free it when the call ends).
+ * fits its limit (grown if it must), otherwise in memory of the call's own, *own (free it when the call ends).
  * An Open MPI status: OMPI_ERR_OUT_OF_RESOURCE when there is no memory for it. */
-int mca_coll_hdring_scratch_acquire(mca_coll_hdring_scratch_t *cache, size_t limit, mca_coll_hdring_pml_t *t,
+int mca_coll_hdring_scratch_acquire(mca_coll_hdring_scratch_t *cache, mca_coll_hdring_pml_t *t,
                                     hdring_scratch_t need, void **own);
 void mca_coll_hdring_scratch_free(mca_coll_hdring_scratch_t *cache);
 

@@ -194,6 +194,7 @@ static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_comm
     if (OMPI_SUCCESS == rc) {
         rc = mca_coll_hdring_setup_get(comm, &cfg, generation, &m->setup);
     }
+    m->scratch.limit = cfg.scratch_cache_bytes;
     if (OMPI_SUCCESS != rc) {
         release_fallback(m);
     }

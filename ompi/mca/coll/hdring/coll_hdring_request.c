@@ -11,6 +11,7 @@
 #include "ompi/request/request.h"
 
 #include "coll_hdring_cache.h"
+#include "coll_hdring_memory.h"
 #include "coll_hdring_run.h"
 #include "coll_hdring_task.h"
 #include "coll_hdring_util.h"
@@ -23,6 +24,7 @@ typedef struct mca_coll_hdring_request {
     mca_coll_hdring_key_t key;        /* its key (a reduce_scatter's counts: the caller's array) */
     mca_coll_hdring_args_t args;      /* the call's, for every start */
     int tag;
+    mca_coll_hdring_scratch_t scratch; /* kept from start to start, and from call to call while it is spare */
     mca_coll_hdring_run_t run;
 } mca_coll_hdring_request_t;
 
@@ -37,12 +39,21 @@ static void request_construct(mca_coll_hdring_request_t *r)
     r->super.super.req_start = request_start;
     r->super.super.req_free = request_free;
     r->super.super.req_cancel = request_cancel;
+    r->scratch = (mca_coll_hdring_scratch_t) {0};
 }
 
-OBJ_CLASS_INSTANCE(mca_coll_hdring_request_t, ompi_coll_base_nbc_request_t, request_construct, NULL);
+static void request_destruct(mca_coll_hdring_request_t *r)
+{
+    mca_coll_hdring_scratch_free(&r->scratch);
+}
+
+OBJ_CLASS_INSTANCE(mca_coll_hdring_request_t, ompi_coll_base_nbc_request_t, request_construct, request_destruct);
 
 #define SPARE_REQUESTS 64
 #define OPENING_REQUESTS 4 /* made at open: a call short of memory still finds one */
+/* The scratch a request keeps: a persistent one as much as a module keeps for its blocking calls; a nonblocking one,
+ * and a spare one, this much (small calls then allocate nothing; large ones are dominated by their data). */
+#define SPARE_SCRATCH_BYTES (64 << 10)
 static mca_coll_hdring_request_t *spare[SPARE_REQUESTS]; /* freed requests kept for the next calls, with `lock` */
 static int nspare;
 static opal_list_t active;     /* started and not complete, with `lock` */
@@ -103,7 +114,7 @@ static void start(mca_coll_hdring_request_t *r)
         ompi_request_complete(&r->super.super, true);
         return;
     }
-    mca_coll_hdring_run_init(&r->run, r->module, r->comm, r->task, &r->args, r->tag, false);
+    mca_coll_hdring_run_init(&r->run, r->module, r->comm, r->task, &r->args, r->tag, false, &r->scratch);
     if (HDRING_PENDING != mca_coll_hdring_run_progress(&r->run)) {
         complete(r);
         return;
@@ -137,6 +148,9 @@ static int request_free(struct ompi_request_t **request)
     OBJ_RELEASE(r->comm);
     OBJ_RELEASE(r->module);
     OMPI_REQUEST_FINI(&r->super.super);
+    if (r->scratch.bytes > SPARE_SCRATCH_BYTES) {
+        mca_coll_hdring_scratch_free(&r->scratch);
+    }
     OPAL_THREAD_LOCK(&lock);
     const bool kept = nspare < SPARE_REQUESTS;
     if (kept) {
@@ -184,6 +198,7 @@ int mca_coll_hdring_request_new(mca_coll_hdring_module_t *m, struct ompi_communi
     r->key = *key;
     r->args = *a;
     r->tag = tag;
+    r->scratch.limit = persistent ? m->setup->config.scratch_cache_bytes : SPARE_SCRATCH_BYTES;
     *request = &r->super.super;
     if (!persistent) {
         start(r);

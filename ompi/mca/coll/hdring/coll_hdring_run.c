@@ -63,7 +63,7 @@ static bool room(mca_coll_hdring_run_t *run)
 }
 
 /* The call's buffers as the schedule names them, and what the collective does before its algorithm. */
-static void set_buffers(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m, const mca_coll_hdring_args_t *a)
+static void set_buffers(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a)
 {
     const mca_coll_hdring_task_t *task = run->task;
     mca_coll_hdring_pml_t *t = &run->t;
@@ -72,8 +72,7 @@ static void set_buffers(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m,
     int rc;
 
     need.tmp += pack ? task->bytes : 0; /* the packed message after the algorithm's own */
-    rc = mca_coll_hdring_scratch_acquire(run->blocking ? &m->scratch : NULL, m->setup->config.scratch_cache_bytes, t,
-                                         need, &run->own_scratch);
+    rc = mca_coll_hdring_scratch_acquire(run->scratch, t, need, &run->own_scratch);
     if (OMPI_SUCCESS != rc) {
         mca_coll_hdring_pml_poison(t, rc);
     }
@@ -116,7 +115,8 @@ static void set_buffers(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m,
 
 void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m,
                               struct ompi_communicator_t *comm, const mca_coll_hdring_task_t *task,
-                              const mca_coll_hdring_args_t *a, int tag, bool blocking)
+                              const mca_coll_hdring_args_t *a, int tag, bool blocking,
+                              mca_coll_hdring_scratch_t *scratch)
 {
     const mca_coll_hdring_setup_t *s = m->setup;
     const mca_coll_hdring_coll_t coll = task->key.coll;
@@ -124,6 +124,7 @@ void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module
 
     run->task = task;
     run->blocking = blocking;
+    run->scratch = blocking ? &m->scratch : scratch;
     run->own_scratch = NULL;
     run->packed = NULL;
     run->wide = NULL;
@@ -137,21 +138,20 @@ void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module
     if (!blocking && !room(run)) {
         run->blocking = true; /* no memory for its exchanges in flight: it runs to the end in its first call */
     }
-    set_buffers(run, m, a);
+    set_buffers(run, a);
     if (task->recorded) {
         hdring_exec_init(&run->exec, &task->sched);
     }
 }
 
-void mca_coll_hdring_run_again(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m,
-                               const mca_coll_hdring_args_t *a)
+void mca_coll_hdring_run_again(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a)
 {
     run->own_scratch = NULL;
     run->packed = NULL;
     run->wide = NULL;
     run->status = HDRING_PENDING;
     mca_coll_hdring_pml_again(&run->t);
-    set_buffers(run, m, a);
+    set_buffers(run, a);
     if (run->task->recorded) {
         hdring_exec_init(&run->exec, &run->task->sched);
     }
@@ -211,7 +211,7 @@ int mca_coll_hdring_run_unbuilt(mca_coll_hdring_module_t *m, struct ompi_communi
     }
     if (OMPI_ERR_NOT_SUPPORTED == rc && !task.fallback) {
         mca_coll_hdring_run_t run;
-        mca_coll_hdring_run_init(&run, m, comm, &task, a, tag, true);
+        mca_coll_hdring_run_init(&run, m, comm, &task, a, tag, true, NULL);
         (void) mca_coll_hdring_run_progress(&run);
         rc = mca_coll_hdring_run_end(&run);
     }

@@ -28,6 +28,7 @@ typedef struct mca_coll_hdring_run {
     mca_coll_hdring_pml_t t;
     hdring_exec_t exec;
     bool blocking;
+    mca_coll_hdring_scratch_t *scratch; /* kept from call to call: the module's (blocking), the request's, or none */
     void *own_scratch;
     char *packed;        /* bcast on bytes, not contiguous: the message's bytes in scratch */
     void *buf;           /* bcast: the caller's buffer, count and type (unpacked into after) */
@@ -41,15 +42,15 @@ typedef struct mca_coll_hdring_run {
 } mca_coll_hdring_run_t;
 
 /* Prepares a run of task (not a fallback) for call a on comm, module m, its messages tagged `tag`. Blocking runs
- * use m's scratch and tables and no room for nonblocking exchanges; nonblocking ones their own. Cannot fail: a
- * rank short of memory runs poisoned. */
+ * use m's scratch and tables and no room for nonblocking exchanges; nonblocking ones their own tables and room, and
+ * `scratch` (their request's; NULL: memory of their own). Cannot fail: a rank short of memory runs poisoned. */
 void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m,
                               struct ompi_communicator_t *comm, const mca_coll_hdring_task_t *task,
-                              const mca_coll_hdring_args_t *a, int tag, bool blocking);
+                              const mca_coll_hdring_args_t *a, int tag, bool blocking,
+                              mca_coll_hdring_scratch_t *scratch);
 /* Prepares run, initialized for a blocking call on module m and ended since, for call a, which is like that call
  * (the same task, datatypes and op, coll_hdring_call.c): what a run changes is reset, the rest kept. */
-void mca_coll_hdring_run_again(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m,
-                               const mca_coll_hdring_args_t *a);
+void mca_coll_hdring_run_again(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a);
 /* Advances the run: HDRING_OK when its schedule is done (or failed: mca_coll_hdring_run_end says how);
  * HDRING_PENDING when a nonblocking run waits for messages. */
 int mca_coll_hdring_run_progress(mca_coll_hdring_run_t *run);
