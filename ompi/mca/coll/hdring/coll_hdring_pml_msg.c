@@ -123,34 +123,44 @@ static int send_one_by_one(mca_coll_hdring_pml_t *t, const pml_side_t *sides, in
     return rc;
 }
 
-/* Every side posted, receives first, then a wait for all: an Open MPI status. */
+/* Posts sides [from, to), sends if `sends`, their requests one after another from reqs[0]: how many requests it
+ * posted; *rc an Open MPI status (on failure, what was posted stays posted). */
+static int post_sides(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int from, int to, bool sends,
+                      ompi_request_t **reqs, int *rc)
+{
+    int nposted = 0;
+    for (int i = from; i < to && OMPI_SUCCESS == *rc; ++i) {
+        *rc = mca_coll_hdring_msg_post(t, &sides[i].m, sides[i].peer, sends, &reqs[nposted]);
+        nposted += OMPI_SUCCESS == *rc ? sides[i].m.pieces : 0;
+    }
+    return nposted;
+}
+
+/* Every side posted, sends first, then a wait for all: an Open MPI status. */
 static int post_and_wait(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int nrecvs, int n, ompi_request_t **reqs,
                          ompi_status_public_t *statuses, int room)
 {
-    const int total = requests_of(sides, n);
-    int posted = 0, nposted = 0, recv_reqs = 0, rc = OMPI_SUCCESS;
+    const int total = requests_of(sides, n), recv_reqs = requests_of(sides, nrecvs);
+    int sent = 0, received = 0, rc = OMPI_SUCCESS;
 
     if (total > room) {
         reqs = mca_coll_hdring_tables_take(t->tables, (size_t) total * sizeof(*reqs));
         statuses = mca_coll_hdring_tables_take(t->tables, (size_t) total * sizeof(*statuses));
         rc = NULL == reqs || NULL == statuses ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
     }
-    for (; posted < n && OMPI_SUCCESS == rc; ++posted) {
-        rc = mca_coll_hdring_msg_post(t, &sides[posted].m, sides[posted].peer, posted >= nrecvs, &reqs[nposted]);
-        nposted += OMPI_SUCCESS == rc ? sides[posted].m.pieces : 0;
-        recv_reqs = posted < nrecvs ? nposted : recv_reqs;
-    }
+    sent = post_sides(t, sides, nrecvs, n, true, reqs + recv_reqs, &rc); /* reqs as sides: the receives' first */
+    received = post_sides(t, sides, 0, nrecvs, false, reqs, &rc);
     pml_fill(t);
     if (OMPI_SUCCESS == rc) {
-        rc = settled(t, ompi_request_wait_all((size_t) nposted, reqs, statuses), statuses, nposted);
+        rc = settled(t, ompi_request_wait_all((size_t) total, reqs, statuses), statuses, total);
         for (int i = 0, first = 0; i < nrecvs && OMPI_SUCCESS == rc; first += sides[i++].m.pieces) {
             rc = mca_coll_hdring_msg_received(t, &sides[i].m, &statuses[first]);
         }
     } else {
         /* A post failed: withdraw the posted receives, whose buffers the caller may free once it has the
          * error, and let the posted sends complete on their own. */
-        mca_coll_hdring_msg_unpost(reqs, recv_reqs, false);
-        mca_coll_hdring_msg_unpost(reqs + recv_reqs, nposted - recv_reqs, true);
+        mca_coll_hdring_msg_unpost(reqs, received, false);
+        mca_coll_hdring_msg_unpost(reqs + recv_reqs, sent, true);
     }
     return rc;
 }
@@ -163,6 +173,27 @@ int mca_coll_hdring_msg_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sid
     for (int i = 0; i < n; ++i) {
         pml_release(&sides[i].m);
     }
+    return OMPI_SUCCESS == rc ? HDRING_OK : pml_failed(t, rc);
+}
+
+int mca_coll_hdring_msg_exchange_sending_first(mca_coll_hdring_pml_t *t, pml_side_t *send, pml_side_t *recv)
+{
+    const pml_message_t *m = &send->m, *r = &recv->m;
+    ompi_request_t *req;
+    ompi_status_public_t status;
+
+    int rc = MCA_PML_CALL(isend(m->addr, m->n, m->type, send->peer, t->tag, MCA_PML_BASE_SEND_STANDARD, t->comm, &req));
+    pml_fill(t); /* while the send's message is on its way */
+    if (OMPI_SUCCESS == rc) {
+        rc = settled(t, MCA_PML_CALL(recv(r->addr, r->n, r->type, recv->peer, t->tag, t->comm, &status)), &status, 1);
+        const int send_rc = ompi_request_wait(&req, MPI_STATUS_IGNORE);
+        rc = OMPI_SUCCESS != rc ? rc : send_rc;
+    }
+    if (OMPI_SUCCESS == rc) {
+        pml_check_received(t, r, &status);
+    }
+    pml_release(&send->m);
+    pml_release(&recv->m);
     return OMPI_SUCCESS == rc ? HDRING_OK : pml_failed(t, rc);
 }
 

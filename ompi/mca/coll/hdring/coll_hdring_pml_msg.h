@@ -156,12 +156,15 @@ static inline void pml_check_received(mca_coll_hdring_pml_t *t, const pml_messag
 
 /* pml_exchange_pair where a message goes in pieces (coll_hdring_pml_msg.c). */
 int mca_coll_hdring_msg_exchange_in_pieces(mca_coll_hdring_pml_t *t, pml_side_t *send, pml_side_t *recv);
+/* pml_exchange_pair of a send and a receive where the send is larger than an inline one (coll_hdring_pml_msg.c). */
+int mca_coll_hdring_msg_exchange_sending_first(mca_coll_hdring_pml_t *t, pml_side_t *send, pml_side_t *recv);
 
 /* One message, or one send and one receive (NULL: none): most exchanges of every algorithm. Blocking calls cost
- * far less per call than posting both and waiting on the array. For the pair, the receive is posted first and
- * the send blocks (as Open MPI's own sendrecv does): the peer's message, large ones included, then finds its
- * match waiting instead of going through the unexpected queue, which measured 13-18% slower for 1-4 MiB
- * exchanges over shared memory. Releases both messages. */
+ * far less per call than posting both and waiting on the array. A pair whose send is sent inline posts the
+ * receive and sends, blocking (as Open MPI's own sendrecv does). A pair with a larger send sends first
+ * (mca_coll_hdring_msg_exchange_sending_first): a receive posted while its message is already here copies it
+ * there and then, and posted first it would hold this rank's send back until that copy is done. Releases both
+ * messages. */
 static inline __opal_attribute_always_inline__ int pml_exchange_pair(mca_coll_hdring_pml_t *t,
                                                                                      pml_side_t *send,
                                                                                      pml_side_t *recv)
@@ -172,6 +175,9 @@ static inline __opal_attribute_always_inline__ int pml_exchange_pair(mca_coll_hd
 
     if (OPAL_UNLIKELY((NULL != send && send->m.pieces > 1) || (NULL != recv && recv->m.pieces > 1))) {
         return mca_coll_hdring_msg_exchange_in_pieces(t, send, recv);
+    }
+    if (NULL != send && NULL != recv && !send->m.inline_size) {
+        return mca_coll_hdring_msg_exchange_sending_first(t, send, recv);
     }
     if (NULL != recv) {
         pml_message_t *r = &recv->m;
@@ -206,12 +212,12 @@ static inline __opal_attribute_always_inline__ int pml_exchange_pair(mca_coll_hd
     return OMPI_SUCCESS == rc ? HDRING_OK : pml_failed(t, rc);
 }
 
-/* Receives first, so a peer's send finds its match posted, then sends, then a wait for all: sides[0 .. nrecvs)
- * are the receives, sides[nrecvs .. n) the sends. Sends alone of at most HDRING_PML_INLINE_BYTES each go one
- * after another, blocking: ob1 copies each into the BTL at once, so none waits for its receiver, and no request
- * is posted, waited on and freed (a binomial bcast's root at 4 ranks: 1300 instructions per 64-byte call, 1500
- * through requests); reqs and statuses have room for `room` requests (a message in
- * pieces needs one per piece; more is taken from t's tables). Releases every message. */
+/* Sends first, then receives (as mca_coll_hdring_msg_exchange_sending_first, and for the same reason), then a wait
+ * for all: sides[0 .. nrecvs) are the receives, sides[nrecvs .. n) the sends. Sends alone of at most
+ * HDRING_PML_INLINE_BYTES each go one after another, blocking: ob1 copies each into the BTL at once, so none waits
+ * for its receiver, and no request is posted, waited on and freed (a binomial bcast's root at 4 ranks: 1300
+ * instructions per 64-byte call, 1500 through requests). reqs and statuses have room for `room` requests (a message
+ * in pieces needs one per piece; more is taken from t's tables). Releases every message. */
 int mca_coll_hdring_msg_exchange_sides(mca_coll_hdring_pml_t *t, pml_side_t *sides, int nrecvs, int n,
                                        ompi_request_t **reqs, ompi_status_public_t *statuses, int room);
 
