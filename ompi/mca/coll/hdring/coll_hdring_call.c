@@ -109,7 +109,7 @@ static int run_blocking(mca_coll_hdring_module_t *m, struct ompi_communicator_t 
                         const mca_coll_hdring_task_t *task, const mca_coll_hdring_args_t *a, int tag)
 {
     mca_coll_hdring_run_t run;
-    mca_coll_hdring_run_init(&run, m, comm, task, a, tag, true, NULL);
+    mca_coll_hdring_run_init(&run, m, comm, task, a, tag, true, &m->scratch);
     (void) mca_coll_hdring_run_progress(&run);
     return mca_coll_hdring_run_end(&run);
 }
@@ -131,7 +131,7 @@ static int run_blocking_call(mca_coll_hdring_module_t *m, struct ompi_communicat
     if (again && (m->ready & bit)) {
         mca_coll_hdring_run_again(run, a);
     } else {
-        mca_coll_hdring_run_init(run, m, comm, task, a, mca_coll_hdring_coll_tag(a->coll), true, NULL);
+        mca_coll_hdring_run_init(run, m, comm, task, a, mca_coll_hdring_coll_tag(a->coll), true, &m->scratch);
         m->ready |= bit;
     }
     (void) mca_coll_hdring_run_progress(run);

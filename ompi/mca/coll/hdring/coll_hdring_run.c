@@ -124,7 +124,7 @@ void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module
 
     run->task = task;
     run->blocking = blocking;
-    run->scratch = blocking ? &m->scratch : scratch;
+    run->scratch = scratch;
     run->own_scratch = NULL;
     run->packed = NULL;
     run->wide = NULL;
@@ -211,7 +211,7 @@ int mca_coll_hdring_run_unbuilt(mca_coll_hdring_module_t *m, struct ompi_communi
     }
     if (OMPI_ERR_NOT_SUPPORTED == rc && !task.fallback) {
         mca_coll_hdring_run_t run;
-        mca_coll_hdring_run_init(&run, m, comm, &task, a, tag, true, NULL);
+        mca_coll_hdring_run_init(&run, m, comm, &task, a, tag, true, &m->scratch);
         (void) mca_coll_hdring_run_progress(&run);
         rc = mca_coll_hdring_run_end(&run);
     }

@@ -41,9 +41,10 @@ typedef struct mca_coll_hdring_run {
     int status;          /* the schedule's hdring status once done */
 } mca_coll_hdring_run_t;
 
-/* Prepares a run of task (not a fallback) for call a on comm, module m, its messages tagged `tag`. Blocking runs
- * use m's scratch and tables and no room for nonblocking exchanges; nonblocking ones their own tables and room, and
- * `scratch` (their request's; NULL: memory of their own). Cannot fail: a rank short of memory runs poisoned. */
+/* Prepares a run of task (not a fallback) for call a on comm, module m, its messages tagged `tag`, its scratch kept
+ * in `scratch` (m's for a blocking call, its request's for the others; NULL: memory of its own). Blocking runs use
+ * m's tables and no room for nonblocking exchanges; nonblocking ones their own. Cannot fail: a rank short of
+ * memory runs poisoned. */
 void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module_t *m,
                               struct ompi_communicator_t *comm, const mca_coll_hdring_task_t *task,
                               const mca_coll_hdring_args_t *a, int tag, bool blocking,
