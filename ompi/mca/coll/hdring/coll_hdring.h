@@ -274,6 +274,13 @@ typedef struct mca_coll_hdring_scratch {
     size_t limit; /* the most it keeps: a need beyond takes memory of the call's own */
 } mca_coll_hdring_scratch_t;
 
+/* Where a run's scratch lies in its memory (coll_hdring_memory.h): `total` bytes; TMP's and WORK's bases that far
+ * from its start. */
+typedef struct mca_coll_hdring_scratch_layout {
+    size_t total;
+    ptrdiff_t tmp_at, work_at;
+} mca_coll_hdring_scratch_layout_t;
+
 /* A collective's last call on a module, as far as its key depends on it (coll_hdring_call.c): a call with the same
  * datatypes, op, counts, root and MPI_IN_PLACE has the same key. The datatypes and op are referenced, so that
  * none of them is freed and another made at its address while the module remembers it. Reduce_scatter's counts

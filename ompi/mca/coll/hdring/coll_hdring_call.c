@@ -129,11 +129,10 @@ static int run_blocking_call(mca_coll_hdring_module_t *m, struct ompi_communicat
         again = false;
     }
     if (again && (m->ready & bit)) {
-        mca_coll_hdring_run_again(run, a);
-    } else {
-        mca_coll_hdring_run_init(run, m, comm, task, a, mca_coll_hdring_coll_tag(a->coll), true, &m->scratch);
-        m->ready |= bit;
+        return mca_coll_hdring_run_repeat(run, a);
     }
+    mca_coll_hdring_run_init(run, m, comm, task, a, mca_coll_hdring_coll_tag(a->coll), true, &m->scratch);
+    m->ready |= bit;
     (void) mca_coll_hdring_run_progress(run);
     return mca_coll_hdring_run_end(run);
 }

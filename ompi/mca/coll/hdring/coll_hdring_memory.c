@@ -21,36 +21,31 @@ static size_t span_of(const struct ompi_datatype_t *dtype, size_t count, ptrdiff
     return (span + SCRATCH_ALIGN - 1) / SCRATCH_ALIGN * SCRATCH_ALIGN;
 }
 
-int mca_coll_hdring_scratch_acquire(mca_coll_hdring_scratch_t *cache, mca_coll_hdring_pml_t *t,
-                                    hdring_scratch_t need, void **own)
+void mca_coll_hdring_scratch_layout(const struct ompi_datatype_t *dtype, hdring_scratch_t need,
+                                    mca_coll_hdring_scratch_layout_t *layout)
 {
-    *own = NULL;
-    if (0 == need.tmp && 0 == need.work) { /* most small calls */
-        return OMPI_SUCCESS;
-    }
     ptrdiff_t tmp_gap, work_gap;
-    const size_t tmp_bytes = span_of(t->dtype, need.tmp, &tmp_gap);
-    const size_t work_bytes = span_of(t->dtype, need.work, &work_gap);
-    const size_t total = tmp_bytes + work_bytes;
-    char *mem;
+    const size_t tmp_bytes = span_of(dtype, need.tmp, &tmp_gap);
+    const size_t work_bytes = span_of(dtype, need.work, &work_gap);
+    layout->total = tmp_bytes + work_bytes;
+    layout->tmp_at = -tmp_gap;
+    layout->work_at = (ptrdiff_t) tmp_bytes - work_gap;
+}
 
-    if (0 == total) {
-        return OMPI_SUCCESS;
-    }
-    if (NULL != cache && total <= cache->bytes) {
-        mem = cache->mem;
-    } else if (NULL != cache && total <= cache->limit) { /* the old one kept if there is no memory */
-        if (NULL == (mem = malloc(total))) {
+int mca_coll_hdring_scratch_take(mca_coll_hdring_scratch_t *cache, const mca_coll_hdring_scratch_layout_t *layout,
+                                 char **mem, void **own)
+{
+    const size_t total = layout->total;
+    if (NULL != cache && total <= cache->limit) { /* the old one kept if there is no memory */
+        if (NULL == (*mem = malloc(total))) {
             return OMPI_ERR_OUT_OF_RESOURCE;
         }
         free(cache->mem);
-        cache->mem = mem;
+        cache->mem = *mem;
         cache->bytes = total;
-    } else if (NULL == (mem = *own = malloc(total))) {
+    } else if (NULL == (*mem = *own = malloc(total))) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    t->base[HDRING_BUF_TMP] = mem - tmp_gap;
-    t->base[HDRING_BUF_WORK] = mem + tmp_bytes - work_gap;
     return OMPI_SUCCESS;
 }
 

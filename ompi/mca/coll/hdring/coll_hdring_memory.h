@@ -19,11 +19,35 @@
 
 BEGIN_C_DECLS
 
-/* Sets t->base[TMP] and t->base[WORK] for `need` elements of t->dtype: in *cache when it is given and the need
- * fits its limit (grown if it must), otherwise in memory of the call's own, *own (free it when the call ends).
- * An Open MPI status: OMPI_ERR_OUT_OF_RESOURCE when there is no memory for it. */
-int mca_coll_hdring_scratch_acquire(mca_coll_hdring_scratch_t *cache, mca_coll_hdring_pml_t *t,
-                                    hdring_scratch_t need, void **own);
+/* The layout of `need` elements of dtype: worked out once for a run's arguments (a call like the last keeps it). */
+void mca_coll_hdring_scratch_layout(const struct ompi_datatype_t *dtype, hdring_scratch_t need,
+                                    mca_coll_hdring_scratch_layout_t *layout);
+/* The memory for a layout that *cache does not hold: see mca_coll_hdring_scratch_acquire. */
+int mca_coll_hdring_scratch_take(mca_coll_hdring_scratch_t *cache, const mca_coll_hdring_scratch_layout_t *layout,
+                                 char **mem, void **own);
+/* Sets t->base[TMP] and t->base[WORK] as laid out: in *cache when it is given and the layout fits its limit (grown
+ * if it must), otherwise in memory of the call's own, *own (free it when the call ends). An Open MPI status:
+ * OMPI_ERR_OUT_OF_RESOURCE when there is no memory for it. Inline: most calls need no scratch, or find it kept. */
+static inline int mca_coll_hdring_scratch_acquire(mca_coll_hdring_scratch_t *cache, mca_coll_hdring_pml_t *t,
+                                                  const mca_coll_hdring_scratch_layout_t *layout, void **own)
+{
+    char *mem;
+    *own = NULL;
+    if (0 == layout->total) {
+        return OMPI_SUCCESS;
+    }
+    if (NULL != cache && layout->total <= cache->bytes) {
+        mem = cache->mem;
+    } else {
+        const int rc = mca_coll_hdring_scratch_take(cache, layout, &mem, own);
+        if (OMPI_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    t->base[HDRING_BUF_TMP] = mem + layout->tmp_at;
+    t->base[HDRING_BUF_WORK] = mem + layout->work_at;
+    return OMPI_SUCCESS;
+}
 void mca_coll_hdring_scratch_free(mca_coll_hdring_scratch_t *cache);
 
 /* `bytes` of memory aligned for any type from tb until tables_release: NULL if out of memory. */

@@ -67,12 +67,10 @@ static void set_buffers(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t
 {
     const mca_coll_hdring_task_t *task = run->task;
     mca_coll_hdring_pml_t *t = &run->t;
-    hdring_scratch_t need = task->scratch;
     const bool pack = task->on_bytes && !(task->key.flags & MCA_COLL_HDRING_KEY_CONTIGUOUS);
     int rc;
 
-    need.tmp += pack ? task->bytes : 0; /* the packed message after the algorithm's own */
-    rc = mca_coll_hdring_scratch_acquire(run->scratch, t, need, &run->own_scratch);
+    rc = mca_coll_hdring_scratch_acquire(run->scratch, t, &run->layout, &run->own_scratch);
     if (OMPI_SUCCESS != rc) {
         mca_coll_hdring_pml_poison(t, rc);
     }
@@ -138,26 +136,18 @@ void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module
     if (!blocking && !room(run)) {
         run->blocking = true; /* no memory for its exchanges in flight: it runs to the end in its first call */
     }
+    hdring_scratch_t need = task->scratch;
+    if (task->on_bytes && !(task->key.flags & MCA_COLL_HDRING_KEY_CONTIGUOUS)) {
+        need.tmp += task->bytes; /* the packed message after the algorithm's own */
+    }
+    mca_coll_hdring_scratch_layout(run->t.dtype, need, &run->layout);
     set_buffers(run, a);
     if (task->recorded) {
         hdring_exec_init(&run->exec, &task->sched);
     }
 }
 
-void mca_coll_hdring_run_again(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a)
-{
-    run->own_scratch = NULL;
-    run->packed = NULL;
-    run->wide = NULL;
-    run->status = HDRING_PENDING;
-    mca_coll_hdring_pml_again(&run->t);
-    set_buffers(run, a);
-    if (run->task->recorded) {
-        hdring_exec_init(&run->exec, &run->task->sched);
-    }
-}
-
-int mca_coll_hdring_run_progress(mca_coll_hdring_run_t *run)
+static inline int progress(mca_coll_hdring_run_t *run)
 {
     const mca_coll_hdring_task_t *task = run->task;
     const int rc = task->recorded ? hdring_exec_run(&run->exec, &run->t.xport, run->blocking)
@@ -169,17 +159,15 @@ int mca_coll_hdring_run_progress(mca_coll_hdring_run_t *run)
     return HDRING_OK;
 }
 
-int mca_coll_hdring_run_end(mca_coll_hdring_run_t *run)
+static inline int end(mca_coll_hdring_run_t *run)
 {
     mca_coll_hdring_pml_t *t = &run->t;
-    int rc = mca_coll_hdring_pml_error(t, run->status);
-    if (OMPI_SUCCESS == rc) {
-        rc = t->same_bytes.fill_status;
-    }
+    int rc = OPAL_LIKELY(HDRING_OK == run->status && !t->poisoned) ? t->same_bytes.fill_status
+                                                                    : mca_coll_hdring_pml_error(t, run->status);
     if (OMPI_SUCCESS == rc && NULL != run->packed && ompi_comm_rank(t->comm) != run->task->key.root) {
         rc = convert(run->buf, run->count, run->dtype, run->packed, run->task->bytes, false);
     }
-    if (mca_coll_hdring_pml_in_flight(t)) {
+    if (OPAL_UNLIKELY(mca_coll_hdring_pml_in_flight(t))) {
         mca_coll_hdring_pml_withdraw(t);
     }
     if (NULL != run->own_scratch) {
@@ -194,6 +182,37 @@ int mca_coll_hdring_run_end(mca_coll_hdring_run_t *run)
         mca_coll_hdring_tables_release(t->tables);
     }
     return rc;
+}
+
+/* Run, prepared before for call a and ended since, prepared again: what a run changes is reset, the rest kept. */
+static void rearm(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a)
+{
+    run->own_scratch = NULL;
+    run->packed = NULL;
+    run->status = HDRING_PENDING;
+    mca_coll_hdring_pml_again(&run->t);
+    set_buffers(run, a);
+    if (run->task->recorded) {
+        hdring_exec_init(&run->exec, &run->task->sched);
+    }
+}
+
+int mca_coll_hdring_run_repeat(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a)
+{
+    run->wide = NULL;
+    rearm(run, a);
+    (void) progress(run);
+    return end(run);
+}
+
+int mca_coll_hdring_run_progress(mca_coll_hdring_run_t *run)
+{
+    return progress(run);
+}
+
+int mca_coll_hdring_run_end(mca_coll_hdring_run_t *run)
+{
+    return end(run);
 }
 
 int mca_coll_hdring_run_unbuilt(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,

@@ -29,6 +29,7 @@ typedef struct mca_coll_hdring_run {
     hdring_exec_t exec;
     bool blocking;
     mca_coll_hdring_scratch_t *scratch; /* kept from call to call: the module's (blocking), the request's, or none */
+    mca_coll_hdring_scratch_layout_t layout; /* of its scratch in that memory */
     void *own_scratch;
     char *packed;        /* bcast on bytes, not contiguous: the message's bytes in scratch */
     void *buf;           /* bcast: the caller's buffer, count and type (unpacked into after) */
@@ -49,9 +50,10 @@ void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module
                               struct ompi_communicator_t *comm, const mca_coll_hdring_task_t *task,
                               const mca_coll_hdring_args_t *a, int tag, bool blocking,
                               mca_coll_hdring_scratch_t *scratch);
-/* Prepares run, initialized for a blocking call on module m and ended since, for call a, which is like that call
- * (the same task, datatypes and op, coll_hdring_call.c): what a run changes is reset, the rest kept. */
-void mca_coll_hdring_run_again(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a);
+/* Runs again, to its end, run, initialized for a blocking call on module m and ended since, for call a, which is
+ * like that call (the same task, datatypes and op, coll_hdring_call.c): what a run changes is reset, the rest
+ * kept. The call's Open MPI status. The path of most small calls: it costs what it must and no more. */
+int mca_coll_hdring_run_repeat(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a);
 /* Advances the run: HDRING_OK when its schedule is done (or failed: mca_coll_hdring_run_end says how);
  * HDRING_PENDING when a nonblocking run waits for messages. */
 int mca_coll_hdring_run_progress(mca_coll_hdring_run_t *run);
