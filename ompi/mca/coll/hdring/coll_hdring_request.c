@@ -25,6 +25,7 @@ typedef struct mca_coll_hdring_request {
     mca_coll_hdring_args_t args;      /* the call's, for every start */
     int tag;
     mca_coll_hdring_scratch_t scratch; /* kept from start to start, and from call to call while it is spare */
+    bool prepared;                     /* run was prepared by an earlier start: the next one rearms it */
     mca_coll_hdring_run_t run;
 } mca_coll_hdring_request_t;
 
@@ -114,7 +115,12 @@ static void start(mca_coll_hdring_request_t *r)
         ompi_request_complete(&r->super.super, true);
         return;
     }
-    mca_coll_hdring_run_init(&r->run, r->module, r->comm, r->task, &r->args, r->tag, false, &r->scratch);
+    if (r->prepared) {
+        mca_coll_hdring_run_restart(&r->run, &r->args);
+    } else {
+        mca_coll_hdring_run_init(&r->run, r->module, r->comm, r->task, &r->args, r->tag, false, &r->scratch);
+        r->prepared = true;
+    }
     if (HDRING_PENDING != mca_coll_hdring_run_progress(&r->run)) {
         complete(r);
         return;
@@ -198,6 +204,7 @@ int mca_coll_hdring_request_new(mca_coll_hdring_module_t *m, struct ompi_communi
     r->key = *key;
     r->args = *a;
     r->tag = tag;
+    r->prepared = false;
     r->scratch.limit = persistent ? m->setup->config.scratch_cache_bytes : SPARE_SCRATCH_BYTES;
     *request = &r->super.super;
     if (!persistent) {

@@ -205,6 +205,13 @@ int mca_coll_hdring_run_repeat(mca_coll_hdring_run_t *run, const mca_coll_hdring
     return end(run);
 }
 
+void mca_coll_hdring_run_restart(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a)
+{
+    run->wide = NULL;
+    run->blocking = !room(run); /* as run_init found it */
+    rearm(run, a);
+}
+
 int mca_coll_hdring_run_progress(mca_coll_hdring_run_t *run)
 {
     return progress(run);

@@ -54,6 +54,9 @@ void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module
  * like that call (the same task, datatypes and op, coll_hdring_call.c): what a run changes is reset, the rest
  * kept. The call's Open MPI status. The path of most small calls: it costs what it must and no more. */
 int mca_coll_hdring_run_repeat(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a);
+/* Prepares again run, initialized for a nonblocking call a (a persistent request's) and ended since, for the same
+ * call: what a run changes is reset, the rest kept. */
+void mca_coll_hdring_run_restart(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a);
 /* Advances the run: HDRING_OK when its schedule is done (or failed: mca_coll_hdring_run_end says how);
  * HDRING_PENDING when a nonblocking run waits for messages. */
 int mca_coll_hdring_run_progress(mca_coll_hdring_run_t *run);
