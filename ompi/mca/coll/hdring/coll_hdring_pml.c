@@ -344,30 +344,6 @@ static void *pml_take(const hdring_xport_t *x, size_t bytes)
  * way. A test looks at the requests' completion only: it never calls Open MPI's progress engine, which calls this
  * transport's tests (coll_hdring_request.c). */
 
-/* Withdraws sides [from, to) of p, posted with their requests from p->reqs[first]: the receives cancelled (the caller
- * may free their buffers once it has the error), the sends left to complete. */
-static void unpost_sides(mca_coll_hdring_pml_posted_t *p, int from, int to, int first)
-{
-    for (int i = from, at = first; i < to; at += p->sides[i++].m.pieces) {
-        mca_coll_hdring_msg_unpost(&p->reqs[at], p->sides[i].m.pieces, i >= p->nrecvs);
-    }
-}
-
-/* Posts sides [from, to) of p, their requests one after another from p->reqs[first]. On failure withdraws what it
- * posted. An Open MPI status. */
-static int post_sides(mca_coll_hdring_pml_t *t, mca_coll_hdring_pml_posted_t *p, int from, int to, int first)
-{
-    int rc = OMPI_SUCCESS, i = from, at = first;
-    for (; i < to && OMPI_SUCCESS == rc; ++i) {
-        rc = mca_coll_hdring_msg_post(t, &p->sides[i].m, p->sides[i].peer, i >= p->nrecvs, &p->reqs[at]);
-        at += OMPI_SUCCESS == rc ? p->sides[i].m.pieces : 0;
-    }
-    if (OMPI_SUCCESS != rc) {
-        unpost_sides(p, from, i - 1, first);
-    }
-    return rc;
-}
-
 static int pml_post_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends,
                              const hdring_msg_t *recvs, int nrecvs)
 {
@@ -395,12 +371,17 @@ static int pml_post_exchange(const hdring_xport_t *x, const hdring_msg_t *sends,
      * posted: a large message over shared memory is copied then, by this rank. Posted after the sends, that copy
      * overlaps the peer's copy of this rank's message; posted before, it holds the peer's back (2 ranks, allreduce
      * of 256 KiB: 1.2-1.5x the blocking call's time, 1.0x with the sends first). */
-    if (OMPI_SUCCESS == rc && OMPI_SUCCESS == (rc = post_sides(t, p, p->nrecvs, n, recv_reqs)) &&
-        OMPI_SUCCESS != (rc = post_sides(t, p, 0, p->nrecvs, 0))) {
-        unpost_sides(p, p->nrecvs, n, recv_reqs);
+    int sent = 0, received = 0;
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_hdring_msg_post_sides(t, p->sides, p->nrecvs, n, true, &p->reqs[recv_reqs], &sent);
+    }
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_hdring_msg_post_sides(t, p->sides, 0, p->nrecvs, false, p->reqs, &received);
     }
     pml_fill(t);
-    if (OMPI_SUCCESS != rc) {
+    if (OMPI_SUCCESS != rc) { /* the posted receives cancelled, the posted sends left to complete */
+        mca_coll_hdring_msg_unpost(p->reqs, received, false);
+        mca_coll_hdring_msg_unpost(&p->reqs[recv_reqs], sent, true);
         for (int i = 0; i < n; ++i) {
             pml_release(&p->sides[i].m);
         }

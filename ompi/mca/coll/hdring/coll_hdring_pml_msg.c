@@ -123,17 +123,16 @@ static int send_one_by_one(mca_coll_hdring_pml_t *t, const pml_side_t *sides, in
     return rc;
 }
 
-/* Posts sides [from, to), sends if `sends`, their requests one after another from reqs[0]: how many requests it
- * posted; *rc an Open MPI status (on failure, what was posted stays posted). */
-static int post_sides(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int from, int to, bool sends,
-                      ompi_request_t **reqs, int *rc)
+int mca_coll_hdring_msg_post_sides(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int from, int to, bool sends,
+                                   ompi_request_t **reqs, int *nposted)
 {
-    int nposted = 0;
-    for (int i = from; i < to && OMPI_SUCCESS == *rc; ++i) {
-        *rc = mca_coll_hdring_msg_post(t, &sides[i].m, sides[i].peer, sends, &reqs[nposted]);
-        nposted += OMPI_SUCCESS == *rc ? sides[i].m.pieces : 0;
+    int rc = OMPI_SUCCESS;
+    *nposted = 0;
+    for (int i = from; i < to && OMPI_SUCCESS == rc; ++i) {
+        rc = mca_coll_hdring_msg_post(t, &sides[i].m, sides[i].peer, sends, &reqs[*nposted]);
+        *nposted += OMPI_SUCCESS == rc ? sides[i].m.pieces : 0;
     }
-    return nposted;
+    return rc;
 }
 
 /* Every side posted, sends first, then a wait for all: an Open MPI status. */
@@ -148,8 +147,12 @@ static int post_and_wait(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int 
         statuses = mca_coll_hdring_tables_take(t->tables, (size_t) total * sizeof(*statuses));
         rc = NULL == reqs || NULL == statuses ? OMPI_ERR_OUT_OF_RESOURCE : OMPI_SUCCESS;
     }
-    sent = post_sides(t, sides, nrecvs, n, true, reqs + recv_reqs, &rc); /* reqs as sides: the receives' first */
-    received = post_sides(t, sides, 0, nrecvs, false, reqs, &rc);
+    if (OMPI_SUCCESS == rc) { /* reqs as sides: the receives' first */
+        rc = mca_coll_hdring_msg_post_sides(t, sides, nrecvs, n, true, reqs + recv_reqs, &sent);
+    }
+    if (OMPI_SUCCESS == rc) {
+        rc = mca_coll_hdring_msg_post_sides(t, sides, 0, nrecvs, false, reqs, &received);
+    }
     pml_fill(t);
     if (OMPI_SUCCESS == rc) {
         rc = settled(t, ompi_request_wait_all((size_t) total, reqs, statuses), statuses, total);

@@ -113,6 +113,12 @@ static inline int pml_piece_bytes(const pml_message_t *m, int j)
 int mca_coll_hdring_msg_post(mca_coll_hdring_pml_t *t, const pml_message_t *m, int peer, bool is_send,
                              ompi_request_t **reqs);
 
+/* Posts sides[from .. to), sends if `sends`, receives otherwise, their requests one after another from reqs[0]: an
+ * Open MPI status, and in *nposted how many requests it posted (on failure, what was posted stays posted: withdraw
+ * them with mca_coll_hdring_msg_unpost). */
+int mca_coll_hdring_msg_post_sides(mca_coll_hdring_pml_t *t, const pml_side_t *sides, int from, int to, bool sends,
+                                   ompi_request_t **reqs, int *nposted);
+
 /* Withdraws n posted requests: receives cancelled (the caller may free their buffers once it has the error),
  * sends left to complete on their own. */
 void mca_coll_hdring_msg_unpost(ompi_request_t **reqs, int n, bool is_send);
