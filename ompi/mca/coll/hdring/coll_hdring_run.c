@@ -62,12 +62,18 @@ static bool room(mca_coll_hdring_run_t *run)
     return NULL != run->wide;
 }
 
+/* Whether a run of task packs its message into scratch: a bcast on bytes that do not lie in one run. */
+static bool packs(const mca_coll_hdring_task_t *task)
+{
+    return task->on_bytes && !(task->key.flags & MCA_COLL_HDRING_KEY_CONTIGUOUS);
+}
+
 /* The call's buffers as the schedule names them, and what the collective does before its algorithm. */
 static void set_buffers(mca_coll_hdring_run_t *run, const mca_coll_hdring_args_t *a)
 {
     const mca_coll_hdring_task_t *task = run->task;
     mca_coll_hdring_pml_t *t = &run->t;
-    const bool pack = task->on_bytes && !(task->key.flags & MCA_COLL_HDRING_KEY_CONTIGUOUS);
+    const bool pack = packs(task);
     int rc;
 
     rc = mca_coll_hdring_scratch_acquire(run->scratch, t, &run->layout, &run->own_scratch);
@@ -137,7 +143,7 @@ void mca_coll_hdring_run_init(mca_coll_hdring_run_t *run, mca_coll_hdring_module
         run->blocking = true; /* no memory for its exchanges in flight: it runs to the end in its first call */
     }
     hdring_scratch_t need = task->scratch;
-    if (task->on_bytes && !(task->key.flags & MCA_COLL_HDRING_KEY_CONTIGUOUS)) {
+    if (packs(task)) {
         need.tmp += task->bytes; /* the packed message after the algorithm's own */
     }
     mca_coll_hdring_scratch_layout(run->t.dtype, need, &run->layout);
