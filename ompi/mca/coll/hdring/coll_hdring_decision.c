@@ -67,18 +67,18 @@ static void choose_forced(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll
                           bool ordered, int forced, mca_coll_hdring_choice_t *choice)
 {
     const hdring_algorithm_t *row = hdring_algorithm(hdring_alg_by_value(mca_coll_hdring_core_coll(coll), forced));
-    choice->alg = row->id;
+    choice->c.alg = row->id;
     choice->why = MCA_COLL_HDRING_WHY_FORCED;
     if (ordered && !row->keeps_order) {
         choice->fallback = true;
         choice->why = MCA_COLL_HDRING_WHY_UNORDERED;
     } else if (HDRING_ALG_NONE != row->inner && 0 == s->topo.shape.ppn) {
         choice->forced = row->id;
-        choice->alg = row->inner;
+        choice->c.alg = row->inner;
         choice->why = MCA_COLL_HDRING_WHY_UNEVEN;
     } else if (HDRING_ALG_NONE != row->inner) { /* the model chooses the phases within the nodes */
         const hdring_model_t model = model_of(s, coll, ordered);
-        hdring_cost_time(row->id, &model, (double) bytes, choice->phase);
+        hdring_cost_time(row->id, &model, (double) bytes, choice->c.phase);
     }
 }
 
@@ -89,34 +89,19 @@ static void choose(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size
 
     choice->fallback = false;
     choice->lo = choice->hi = 0;
-    no_phases(choice->phase);
+    no_phases(choice->c.phase);
     if (0 != forced) {
         choose_forced(s, coll, bytes, ordered, forced, choice);
         return;
     }
     const hdring_plan_segment_t *seg = hdring_plan_lookup(plan_of(s, coll, ordered), bytes, &choice->lo);
-    choice->alg = seg->alg;
+    choice->c.alg = seg->alg;
     for (int k = 0; k < HDRING_NPHASES; ++k) {
-        choice->phase[k] = seg->phase[k];
+        choice->c.phase[k] = seg->phase[k];
     }
     choice->why = MCA_COLL_HDRING_WHY_PLAN;
     choice->plan_why = seg->why;
     choice->hi = seg->upto;
-}
-
-/* Whether the algorithm, or one of a hierarchical algorithm's phases, is pipelined. */
-static bool pipelined(const mca_coll_hdring_choice_t *choice)
-{
-    const hdring_algorithm_t *row = hdring_algorithm(choice->alg);
-    if (NULL != row->segment) {
-        return true;
-    }
-    for (int k = 0; k < HDRING_NPHASES && HDRING_ALG_NONE != row->inner; ++k) {
-        if (HDRING_ALG_NONE != choice->phase[k] && NULL != hdring_algorithm(choice->phase[k])->segment) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /* The segment size of a pipelined choice: coll_hdring_<coll>_segment_bytes, or the model's for this size (the
@@ -124,21 +109,11 @@ static bool pipelined(const mca_coll_hdring_choice_t *choice)
 static void choose_segment(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes,
                            bool ordered, mca_coll_hdring_choice_t *choice)
 {
-    choice->segment = 0;
-    if (choice->fallback || !pipelined(choice)) {
-        return;
+    choice->c.segment = 0;
+    if (!choice->fallback) {
+        const hdring_model_t model = model_of(s, coll, ordered);
+        choice->c.segment = hdring_choice_segment(&choice->c, &model, bytes);
     }
-    const hdring_model_t model = model_of(s, coll, ordered);
-    choice->segment = (size_t) hdring_cost_segment(choice->alg, &model, (double) bytes, choice->phase);
-}
-
-bool mca_coll_hdring_cuts(const mca_coll_hdring_choice_t *choice)
-{
-    bool cuts = hdring_algorithm(choice->alg)->cuts;
-    for (int k = 0; k < HDRING_NPHASES; ++k) {
-        cuts |= HDRING_ALG_NONE != choice->phase[k] && hdring_algorithm(choice->phase[k])->cuts;
-    }
-    return cuts;
 }
 
 /* "; phases rhd, ring, ring" for a hierarchical algorithm, "" otherwise. */
@@ -148,8 +123,8 @@ static void describe_phases(const mca_coll_hdring_choice_t *choice, char *out, s
     int used = 0;
     out[0] = '\0';
     for (int k = 0; k < HDRING_NPHASES && used >= 0 && (size_t) used < len; ++k) {
-        if (HDRING_ALG_NONE != choice->phase[k]) {
-            used += snprintf(out + used, len - (size_t) used, "; %s %s", names[k], hdring_alg_name(choice->phase[k]));
+        if (HDRING_ALG_NONE != choice->c.phase[k]) {
+            used += snprintf(out + used, len - (size_t) used, "; %s %s", names[k], hdring_alg_name(choice->c.phase[k]));
         }
     }
 }
@@ -173,14 +148,14 @@ void mca_coll_hdring_describe(const mca_coll_hdring_setup_t *s, mca_coll_hdring_
         snprintf(where, sizeof(where), " %s %s", s->topo.shape.nodes > 1 ? "across" : "on", shape);
     }
     describe_phases(choice, details, sizeof(details));
-    if (0 != choice->segment) {
+    if (0 != choice->c.segment) {
         const size_t used = strlen(details);
         if (0 != s->config.segment_bytes[c]) {
             snprintf(details + used, sizeof(details) - used, "; segments of %zu B by coll_hdring_%s_segment_bytes",
-                     choice->segment, coll);
+                     choice->c.segment, coll);
         } else {
             snprintf(details + used, sizeof(details) - used, "; segments of %zu B by the cost model",
-                     choice->segment);
+                     choice->c.segment);
         }
     }
     switch (choice->why) {
@@ -190,7 +165,7 @@ void mca_coll_hdring_describe(const mca_coll_hdring_setup_t *s, mca_coll_hdring_
     case MCA_COLL_HDRING_WHY_UNORDERED:
         snprintf(reason, sizeof(reason),
                  "forced by coll_hdring_%s_algorithm: %s reorders operands and the op is not commutative", coll,
-                 hdring_alg_name(choice->alg));
+                 hdring_alg_name(choice->c.alg));
         break;
     case MCA_COLL_HDRING_WHY_UNEVEN:
         snprintf(reason, sizeof(reason),
@@ -211,7 +186,7 @@ void mca_coll_hdring_describe(const mca_coll_hdring_setup_t *s, mca_coll_hdring_
         break;
     }
     (void) bytes;
-    snprintf(out, len, "alg=%s (%s)", choice->fallback ? "fallback" : hdring_alg_name(choice->alg), reason);
+    snprintf(out, len, "alg=%s (%s)", choice->fallback ? "fallback" : hdring_alg_name(choice->c.alg), reason);
 }
 
 void mca_coll_hdring_decide(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes, bool ordered,
@@ -219,24 +194,4 @@ void mca_coll_hdring_decide(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t c
 {
     choose(s, coll, bytes, ordered, choice);
     choose_segment(s, coll, bytes, ordered, choice);
-}
-
-void mca_coll_hdring_args_of(const mca_coll_hdring_setup_t *s, const mca_coll_hdring_choice_t *choice,
-                             const hdring_partition_t *parts, bool ordered, size_t elem_size, hdring_blocks_t *blocks,
-                             hdring_args_t *args)
-{
-    const bool renumbered = mca_coll_hdring_in_locality_order(ordered) && NULL != s->topo.order;
-    blocks->parts = parts;
-    blocks->block_of = renumbered ? s->topo.order : NULL;
-    blocks->owner_of = renumbered ? s->topo.vrank_of : NULL;
-    args->blocks = NULL == parts ? NULL : blocks;
-    args->ordered = ordered;
-    args->near_first = s->topo.shape.nodes > 1 && s->topo.shape.ppn_max > 1;
-    args->nodes = s->topo.shape.nodes;
-    args->ppn = s->topo.shape.ppn;
-    args->root = renumbered ? s->topo.vrank_of[args->root] : args->root;
-    args->segment = 0 == elem_size ? 0 : (choice->segment + elem_size - 1) / elem_size; /* never fewer bytes */
-    for (int k = 0; k < HDRING_NPHASES; ++k) {
-        args->phase[k] = choice->phase[k];
-    }
 }

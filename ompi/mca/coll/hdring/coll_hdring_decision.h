@@ -19,13 +19,11 @@ typedef enum mca_coll_hdring_why {
 
 typedef struct mca_coll_hdring_choice {
     bool fallback;    /* delegate to the saved lower-priority module */
-    hdring_alg_t alg; /* otherwise run this */
-    hdring_alg_t phase[HDRING_NPHASES]; /* a hierarchical algorithm's phases */
+    hdring_choice_t c; /* otherwise run this: the algorithm, its phases, its segment (hdring_plan.h) */
     hdring_alg_t forced; /* with MCA_COLL_HDRING_WHY_UNEVEN: the forced algorithm */
     mca_coll_hdring_why_t why;
     hdring_why_t plan_why; /* with MCA_COLL_HDRING_WHY_PLAN */
     size_t lo, hi;         /* the size range (or threshold) behind the choice, for the trace */
-    size_t segment;        /* pipelined (the algorithm or a phase): bytes per segment; 0 otherwise */
 } mca_coll_hdring_choice_t;
 
 /* The choice for a call of collective coll on setup s, `bytes` the whole vector (HOW-IT-WORKS.md: the trace),
@@ -35,17 +33,6 @@ void mca_coll_hdring_decide(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t c
 /* "alg=ring (forced by coll_hdring_allreduce_algorithm)": the choice as the trace tells it. */
 void mca_coll_hdring_describe(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes,
                               bool ordered, const mca_coll_hdring_choice_t *choice, char *out, size_t len);
-/* Whether the chosen algorithm, or a phase of it, cuts a bcast's message (the registry's SEGMENT). */
-bool mca_coll_hdring_cuts(const mca_coll_hdring_choice_t *choice);
-/* The arguments of a chosen algorithm: its phases, its segment (in elements of elem_size bytes: a bcast's
- * pipelined algorithms run on the message's bytes, a ring on the datatype's elements), where the ranks sit (nodes,
- * near_first), and, for calls in locality order (every call but a reduction that keeps operand order), rank b's
- * block and the bcast root in that order. `blocks` receives the block description args points to. */
-void mca_coll_hdring_args_of(const mca_coll_hdring_setup_t *s, const mca_coll_hdring_choice_t *choice,
-                             const hdring_partition_t *parts, bool ordered, size_t elem_size, hdring_blocks_t *blocks,
-                             hdring_args_t *args); /* args->count set by the caller, args->root a communicator rank */
-/* Whether a call runs in the communicator's locality order (transport and arguments). */
-static inline bool mca_coll_hdring_in_locality_order(bool ordered) { return !ordered; }
 
 END_C_DECLS
 

@@ -139,19 +139,19 @@ static bool plan_run(mca_coll_hdring_setup_t *s, mca_coll_hdring_task_t *task,
         elem_size = key->size;
         break;
     case MCA_COLL_HDRING_BCAST:
-        task->on_bytes = mca_coll_hdring_cuts(choice);
+        task->on_bytes = hdring_choice_cuts(&choice->c);
         break;
     default:
         break;
     }
     task->args.count = task->on_bytes ? task->bytes : key->count;
     task->args.root = key->root;
-    mca_coll_hdring_args_of(s, choice, parts, ordered, elem_size, &task->blocks, &task->args);
+    hdring_choice_args(&choice->c, &s->topo, ordered, parts, elem_size, &task->blocks, &task->args);
     if (NULL != parts) {
         task->blocks.parts = &task->parts;
         task->args.blocks = &task->blocks;
     }
-    task->locality_order = mca_coll_hdring_in_locality_order(ordered) && NULL != s->topo.order;
+    task->locality_order = hdring_in_locality_order(&s->topo, ordered);
 
     const hdring_xport_t x = {&build_ops, tables, task->locality_order ? s->topo.vrank_of[s->rank] : s->rank, p,
                               NULL, 0};
@@ -178,7 +178,7 @@ static bool decide_and_plan(mca_coll_hdring_setup_t *s, mca_coll_hdring_task_t *
     task->bytes = bytes_of(key, s->p);
     mca_coll_hdring_decide(s, key->coll, task->bytes, ordered, &choice);
     task->fallback = choice.fallback;
-    task->alg = choice.alg;
+    task->alg = choice.c.alg;
     mca_coll_hdring_describe(s, key->coll, task->bytes, ordered, &choice, task->trace, sizeof(task->trace));
     return task->fallback || plan_run(s, task, &choice, record, tables);
 }

@@ -184,3 +184,47 @@ const hdring_plan_segment_t *hdring_plan_lookup(const hdring_plan_t *plan, size_
     *lo = s > 0 ? plan->seg[s - 1].upto + 1 : 0;
     return &plan->seg[s];
 }
+
+bool hdring_choice_pipelined(const hdring_choice_t *c)
+{
+    const hdring_algorithm_t *row = hdring_algorithm(c->alg);
+    bool pipelined = NULL != row->segment;
+    for (int k = 0; k < HDRING_NPHASES && HDRING_ALG_NONE != row->inner; ++k) {
+        pipelined |= HDRING_ALG_NONE != c->phase[k] && NULL != hdring_algorithm(c->phase[k])->segment;
+    }
+    return pipelined;
+}
+
+bool hdring_choice_cuts(const hdring_choice_t *c)
+{
+    bool cuts = hdring_algorithm(c->alg)->cuts;
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        cuts |= HDRING_ALG_NONE != c->phase[k] && hdring_algorithm(c->phase[k])->cuts;
+    }
+    return cuts;
+}
+
+size_t hdring_choice_segment(const hdring_choice_t *c, const hdring_model_t *m, size_t bytes)
+{
+    return hdring_choice_pipelined(c) ? (size_t) hdring_cost_segment(c->alg, m, (double) bytes, c->phase) : 0;
+}
+
+void hdring_choice_args(const hdring_choice_t *c, const hdring_topo_t *topo, bool ordered,
+                        const hdring_partition_t *parts, size_t elem_size, hdring_blocks_t *blocks,
+                        hdring_args_t *args)
+{
+    const bool renumbered = hdring_in_locality_order(topo, ordered);
+    blocks->parts = parts;
+    blocks->block_of = renumbered ? topo->order : NULL;
+    blocks->owner_of = renumbered ? topo->vrank_of : NULL;
+    args->blocks = NULL == parts ? NULL : blocks;
+    args->ordered = ordered;
+    args->near_first = topo->shape.nodes > 1 && topo->shape.ppn_max > 1;
+    args->nodes = topo->shape.nodes;
+    args->ppn = topo->shape.ppn;
+    args->root = renumbered ? topo->vrank_of[args->root] : args->root;
+    args->segment = 0 == elem_size ? 0 : (c->segment + elem_size - 1) / elem_size;
+    for (int k = 0; k < HDRING_NPHASES; ++k) {
+        args->phase[k] = c->phase[k];
+    }
+}

@@ -71,4 +71,39 @@ bool hdring_plan_get(hdring_plan_cache_t *cache, const hdring_plan_input_t *in, 
 /* The segment serving `bytes`; *lo receives the first size of its range. */
 const hdring_plan_segment_t *hdring_plan_lookup(const hdring_plan_t *plan, size_t bytes, size_t *lo);
 
+/* ---- a call's choice, and its algorithm's arguments ----
+ * What the component and the tools that run the core on their own transport (hdring_model, the simulator driver)
+ * do with a plan's answer, so that they run what the component runs. */
+
+/* The algorithm chosen for a call: a plan segment's (or a forced one's) algorithm with the phases of a hierarchical
+ * one (HDRING_ALG_NONE otherwise), and the segment of a pipelined one in bytes (0: messages whole). */
+typedef struct hdring_choice {
+    hdring_alg_t alg;
+    hdring_alg_t phase[HDRING_NPHASES];
+    size_t segment;
+} hdring_choice_t;
+
+/* Whether the algorithm, or a phase of a hierarchical one, is pipelined (the registry's SEGMENT PIPELINED). */
+bool hdring_choice_pipelined(const hdring_choice_t *c);
+/* Whether it, or a phase of it, cuts a block (SPLIT or PIPELINED): a bcast then runs on the message's bytes. */
+bool hdring_choice_cuts(const hdring_choice_t *c);
+/* The segment the model chooses for a call of `bytes` on m (hdring_cost_segment), 0 unless it pipelines. */
+size_t hdring_choice_segment(const hdring_choice_t *c, const hdring_model_t *m, size_t bytes);
+
+/* The arguments of the chosen algorithm for a call on ranks placed as topo says: its phases, its segment (in
+ * elements of elem_size bytes, rounded up: never fewer bytes than chosen), where the ranks sit (nodes, ppn,
+ * near_first), and, for a call in the locality order (every call but a reduction that keeps operand order, whose
+ * algorithm ranks are then positions of topo's order), its blocks (parts: NULL for allreduce and bcast) and bcast
+ * root in that order. args->count and args->root (a rank of the communicator) are the caller's; `blocks` receives
+ * the block description args points to. */
+void hdring_choice_args(const hdring_choice_t *c, const hdring_topo_t *topo, bool ordered,
+                        const hdring_partition_t *parts, size_t elem_size, hdring_blocks_t *blocks,
+                        hdring_args_t *args);
+
+/* Whether a call runs in the locality order of its ranks (its transport numbers ranks by topo's order). */
+static inline bool hdring_in_locality_order(const hdring_topo_t *topo, bool ordered)
+{
+    return !ordered && NULL != topo->order;
+}
+
 #endif
