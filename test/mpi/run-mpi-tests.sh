@@ -963,10 +963,13 @@ suite_osu() {
     rm -rf "$out"
 }
 
-# A rank killed (SIGKILL) during collectives under ULFM (Open MPI 5 with it, mpirun --with-ft ulfm): every survivor's
-# call returns (MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED), none crashes (MPI_ERRORS_RETURN), and after revoke and
-# shrink hdring serves the survivors right; the tolerant allreduce (coll_hdring_tolerant 1) completes on every
-# survivor with the survivors' reduction, the same bits on each (hdring_ulfm says how each rank is killed).
+# A rank killed (SIGKILL) during collectives under ULFM (Open MPI 5 with it, mpirun --with-ft ulfm), in every kind of
+# call: every survivor's call returns (MPI_ERR_PROC_FAILED or MPI_ERR_REVOKED), none crashes (MPI_ERRORS_RETURN), a
+# persistent request started after the loss or the revoke ends in an error, and after revoke and shrink hdring serves
+# the survivors right; the tolerant allreduce (coll_hdring_tolerant 1) completes on every survivor with the
+# survivors' reduction (or every rank's, when the lost rank gave its own first), the same class and bits on each,
+# wherever the rank dies (hdring_ulfm says how each rank is killed). A call that has not returned within the time
+# limit is a hang: hdring_ulfm says so and the job ends (--bound).
 # Open MPI 5.0.9's own MPI_Finalize sometimes waits forever for the killed rank after everything else is done (a
 # PMIx fence; one run in 6 to 40 here, the same with hdring excluded, open-mpi/ompi#11404): once the survivors have
 # printed their summary, a stalled finalize is ended after a grace period and said in the log, and the verdict rests
@@ -1008,25 +1011,39 @@ ulfm_check() {
 }
 
 suite_ulfm() {
-    local bin=$HDRING_TESTBIN/hdring_ulfm on=(--mca coll_hdring_priority 40)
+    local bin=$HDRING_TESTBIN/hdring_ulfm on=(--mca coll_hdring_priority 40) tol=(--mca coll_hdring_tolerant 1)
     if [ ! -x "$bin" ]; then
         echo "# suite ulfm: this Open MPI has no ULFM (hdring_ulfm not built); skipped"
         return
     fi
-    local c
+    local c k run=("$bin" --bound "$TIMEOUT")
     for c in "allreduce --kill op --count 100000" "bcast --kill thread --count 1000000" \
-        "allgather --kill before --count 1000" "reduce_scatter_block --kill op --count 30000 --in-place"; do
+        "allgather --kill before --count 1000" "reduce_scatter_block --kill op --count 30000 --in-place" \
+        "reduce_scatter --kill thread --count 100000"; do
         ulfm_check "ULFM, rank 2 of 4 killed in $c: survivors return, shrink, allreduce right" 4 "${on[@]}" \
-            "$bin" --coll $c
+            "${run[@]}" --coll $c
     done
     ulfm_check "ULFM, rank 6 of 8 killed in allreduce --kill thread --count 1000000: survivors return, shrink, allreduce right" \
-        8 "${on[@]}" "$bin" --coll allreduce --kill thread --count 1000000
-    for c in "--kill op --count 100000" "--kill op --count 1000 --in-place" "--kill thread --count 1000000"; do
-        ulfm_check "tolerant allreduce, rank 3 of 5 killed ($c): every survivor gets the survivors' sum, same bits" \
-            5 "${on[@]}" --mca coll_hdring_tolerant 1 "$bin" --coll allreduce --tolerant $c
+        8 "${on[@]}" "${run[@]}" --coll allreduce --kill thread --count 1000000
+    for k in nonblocking persistent; do
+        for c in allreduce reduce_scatter reduce_scatter_block allgather bcast; do
+            ulfm_check "ULFM $k $c, rank 2 of 4 killed before its call: survivors return, later starts fail, shrink works" \
+                4 "${on[@]}" "${run[@]}" --kind $k --coll $c --kill before --count 1000
+        done
     done
-    ulfm_check "tolerant allreduce, rank 6 of 8 killed before its call: every survivor gets the survivors' sum, same bits" \
-        8 "${on[@]}" --mca coll_hdring_tolerant 1 "$bin" --coll allreduce --tolerant --kill before --count 10
+    for c in "3 allreduce --kill thread --count 200000" "5 allgather --kill thread --count 100000" \
+        "8 reduce_scatter_block --kill op --count 10000" "5 bcast --kill between --count 1000"; do
+        ulfm_check "ULFM nonblocking, rank p-2 of ${c%% *} killed (${c#* }): survivors return, shrink works" \
+            "${c%% *}" "${on[@]}" "${run[@]}" --kind nonblocking --coll ${c#* }
+    done
+    ulfm_check "ULFM persistent allreduce, rank 6 of 8 killed 2 ms into its call: survivors return, later starts fail" \
+        8 "${on[@]}" "${run[@]}" --kind persistent --coll allreduce --kill thread --delay 2000 --count 300000
+    for c in "4 --kill thread --delay 200 --count 100000" "4 --kill thread --delay 3000 --count 100000 --in-place" \
+        "3 --kill op --count 100000" "5 --kill op --count 1000 --in-place" "5 --kill before --count 8 --in-place" \
+        "8 --kill before --count 10" "8 --kill thread --delay 1000 --count 1000000" "4 --kill between --count 1000"; do
+        ulfm_check "tolerant allreduce, rank p-2 of ${c%% *} killed (${c#* }): every survivor returns alike, same bits" \
+            "${c%% *}" "${on[@]}" "${tol[@]}" "${run[@]}" --coll allreduce --tolerant ${c#* }
+    done
 }
 
 suite_cluster() {

@@ -12,7 +12,8 @@
  *   threads                opal/threads                 opal/mca/threads
  *   shared-memory BTL      vader                        sm (vader a synonym)
  *   ob1's eager header     56 bytes                     80 bytes
- *   process failures       none (no ULFM)               ULFM: agreement (the coll_agree slot), shrink
+ *   process failures       none (no ULFM)               ULFM: agreement (the coll_agree slot), shrink, requests
+ *                                                        that fail (a dead peer, a revoked communicator)
  */
 #ifndef MCA_COLL_HDRING_OMPI_H
 #define MCA_COLL_HDRING_OMPI_H
@@ -42,9 +43,9 @@
 /* No ULFM in 4.1: no failure to survive, nothing agreed, nothing shrunk. */
 #define HDRING_HAVE_ULFM 0
 #define HDRING_ERR_PROC_FAILED MPI_ERR_OTHER
-static inline int hdring_ulfm_agree(struct ompi_communicator_t *comm, int *flag)
+static inline int hdring_ulfm_agree(struct ompi_communicator_t *comm, int *flag, int *nfailed)
 {
-    (void) comm, (void) flag;
+    (void) comm, (void) flag, (void) nfailed;
     return OMPI_ERR_NOT_SUPPORTED;
 }
 static inline int hdring_ulfm_shrink(struct ompi_communicator_t *comm, struct ompi_communicator_t **survivors)
@@ -52,9 +53,22 @@ static inline int hdring_ulfm_shrink(struct ompi_communicator_t *comm, struct om
     (void) comm, (void) survivors;
     return OMPI_ERR_NOT_SUPPORTED;
 }
+static inline bool hdring_request_failed(struct ompi_request_t *req)
+{
+    (void) req;
+    return false;
+}
+static inline int hdring_comm_failed(struct ompi_communicator_t *comm)
+{
+    (void) comm;
+    return OMPI_SUCCESS;
+}
 
 #elif OMPI_MAJOR_VERSION == 5
+#include "ompi/group/group.h"
+#include "ompi/request/request.h"
 #include "ompi/runtime/ompi_rte.h"
+#include "ompi/runtime/params.h"
 #include "opal/mca/pmix/pmix-internal.h"
 #include "opal/mca/threads/mutex.h"
 
@@ -69,24 +83,36 @@ static inline int hdring_ulfm_shrink(struct ompi_communicator_t *comm, struct om
 #define HDRING_EAGER_BYTES_TEXT "4016"
 #define HDRING_NETWORK_EAGER_BYTES_TEXT "65456"
 
-/* ULFM, where Open MPI was built with it: the bitwise AND of every live rank's flag, as MPIX_Comm_agree computes
- * it (failures already acknowledged ignored; MPI_ERR_PROC_FAILED when a rank failed, the flag agreed all the same),
- * and the communicator of the survivors, as MPIX_Comm_shrink makes it. */
+/* ULFM, where Open MPI was built with it. hdring_ulfm_agree: the bitwise AND of every live rank's flag and how many
+ * of comm's ranks failed, both the same on every survivor. One agreement without a failure; with one, agreements
+ * on the group of failed ranks until they end without a new one, as MPIX_Comm_shrink does (ULFM's agreement returns
+ * MPI_ERR_PROC_FAILED while ranks disagree on that group; its flag is the AND of the live ranks' flags either way).
+ * hdring_ulfm_shrink: the communicator of the survivors, as MPIX_Comm_shrink makes it. */
 #define HDRING_HAVE_ULFM OPAL_ENABLE_FT_MPI
 #define HDRING_ERR_PROC_FAILED MPI_ERR_PROC_FAILED
-static inline int hdring_ulfm_agree(struct ompi_communicator_t *comm, int *flag)
+static inline int hdring_ulfm_agree(struct ompi_communicator_t *comm, int *flag, int *nfailed)
 {
 #if OPAL_ENABLE_FT_MPI
-    ompi_group_t *acked;
-    int rc = ompi_comm_failure_get_acked_internal(comm, &acked);
-    if (OMPI_SUCCESS == rc) {
-        rc = comm->c_coll->coll_agree(flag, 1, &ompi_mpi_int.dt, &ompi_mpi_op_band.op, &acked, false, comm,
+    ompi_group_t *failed = NULL;
+    int rc;
+    opal_mutex_lock(&ompi_group_afp_mutex);
+    rc = ompi_group_intersection(comm->c_remote_group, ompi_group_all_failed_procs, &failed);
+    opal_mutex_unlock(&ompi_group_afp_mutex);
+    while (OMPI_SUCCESS == rc) {
+        rc = comm->c_coll->coll_agree(flag, 1, &ompi_mpi_int.dt, &ompi_mpi_op_band.op, &failed, true, comm,
                                       comm->c_coll->coll_agree_module);
-        OBJ_RELEASE(acked);
+        if (MPI_ERR_PROC_FAILED != rc) {
+            break;
+        }
+        rc = OMPI_SUCCESS; /* again, on the group it returned */
+    }
+    *nfailed = NULL == failed ? 0 : ompi_group_size(failed);
+    if (NULL != failed) {
+        OBJ_RELEASE(failed);
     }
     return rc;
 #else
-    (void) comm, (void) flag;
+    (void) comm, (void) flag, (void) nfailed;
     return OMPI_ERR_NOT_SUPPORTED;
 #endif
 }
@@ -98,6 +124,34 @@ static inline int hdring_ulfm_shrink(struct ompi_communicator_t *comm, struct om
     (void) comm, (void) survivors;
     return OMPI_ERR_NOT_SUPPORTED;
 #endif
+}
+/* Whether a PML request that has not completed never will, because its peer died or its communicator was revoked
+ * (for collectives: after any failure in it): ULFM then completes it in error, as Open MPI's own waits find out.
+ * A collective that tests its requests itself, as nonblocking ones do, must ask, or it waits for ever (libnbc asks
+ * too). */
+static inline bool hdring_request_failed(struct ompi_request_t *req)
+{
+#if OPAL_ENABLE_FT_MPI
+    return ompi_request_is_failed(req);
+#else
+    (void) req;
+    return false;
+#endif
+}
+/* The error a collective started on comm now would end with, before it posts anything: MPI_ERR_REVOKED on a revoked
+ * communicator, MPI_ERR_PROC_FAILED on one whose collectives ULFM stopped after a failure; OMPI_SUCCESS otherwise.
+ * The MPI layer checks this for new calls; MPI_Start of a persistent request does not. */
+static inline int hdring_comm_failed(struct ompi_communicator_t *comm)
+{
+#if OPAL_ENABLE_FT_MPI
+    if (ompi_ftmpi_enabled) {
+        return ompi_comm_is_revoked(comm) ? MPI_ERR_REVOKED
+               : ompi_comm_coll_revoked(comm) ? MPI_ERR_PROC_FAILED
+                                               : OMPI_SUCCESS;
+    }
+#endif
+    (void) comm;
+    return OMPI_SUCCESS;
 }
 
 #else

@@ -682,12 +682,15 @@ int mca_coll_hdring_params_register(const mca_base_component_t *owner)
     cfg->tolerant = 0;
     rc = register_decisive("tolerant",
                       "Open MPI 5 with ULFM (mpirun --with-ft ulfm): 1 makes every blocking allreduce tolerant. One "
-                      "that loses a rank still completes, on every survivor, with the reduction of the survivors' "
-                      "contributions (the same bits on each) and the error class MPI_ERR_PROC_FAILED (set "
-                      "MPI_ERRORS_RETURN to see it); the program then shrinks the communicator to go on "
-                      "(MPIX_Comm_shrink), as ULFM requires after any failure. Each call costs an agreement among "
-                      "the ranks (MPIX_Comm_agree), and a copy of the vector with MPI_IN_PLACE. 0 (default): a failure is an error, as with any component. "
-                      "Open MPI 4.1 has no ULFM: there it is ignored. Set it alike on every rank",
+                      "that loses a rank still completes, on every survivor alike, with the error class "
+                      "MPI_ERR_PROC_FAILED (set MPI_ERRORS_RETURN to see it) and the reduction of the survivors' "
+                      "contributions, or of every rank's when the lost rank died after giving its own (the same bits "
+                      "on each survivor); the program then shrinks the communicator to go on (MPIX_Comm_shrink), as "
+                      "ULFM requires after any failure. A rank that already knew of the loss when it called gets "
+                      "Open MPI's own MPI_ERR_PROC_FAILED, its buffer untouched (README, known issues). Each call "
+                      "costs an agreement among the ranks (MPIX_Comm_agree), and a copy of the vector with "
+                      "MPI_IN_PLACE. 0 (default): a failure is an error, as with any component. Open MPI 4.1 has no "
+                      "ULFM: there it is ignored. Set it alike on every rank",
                       MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_6, &cfg->tolerant);
     if (OMPI_SUCCESS != rc) {
         return rc;

@@ -393,11 +393,12 @@ static int pml_post_exchange(const hdring_xport_t *x, const hdring_msg_t *sends,
     return HDRING_OK;
 }
 
-/* Whether the requests reqs[0 .. n) have completed (NULL entries were completed before). */
+/* Whether the requests reqs[0 .. n) have completed (NULL entries were completed before), in error when they never
+ * will (a dead peer, a revoked communicator: hdring_request_failed). */
 static bool all_complete(ompi_request_t *const *reqs, int n)
 {
     for (int i = 0; i < n; ++i) {
-        if (NULL != reqs[i] && !REQUEST_COMPLETE(reqs[i])) {
+        if (NULL != reqs[i] && !REQUEST_COMPLETE(reqs[i]) && !hdring_request_failed(reqs[i])) {
             return false;
         }
     }

@@ -108,7 +108,11 @@ static void start(mca_coll_hdring_request_t *r)
     bool built;
     r->super.super.req_state = OMPI_REQUEST_ACTIVE;
     r->super.super.req_complete = REQUEST_PENDING;
-    r->super.super.req_status.MPI_ERROR = OMPI_SUCCESS;
+    r->super.super.req_status.MPI_ERROR = hdring_comm_failed(r->comm);
+    if (OMPI_SUCCESS != r->super.super.req_status.MPI_ERROR) { /* a start after a failure: its error at once */
+        ompi_request_complete(&r->super.super, true);
+        return;
+    }
     if (NULL == r->task && NULL == (r->task = mca_coll_hdring_task_get(r->module->setup, &r->key, &built))) {
         r->super.super.req_status.MPI_ERROR = mca_coll_hdring_run_unbuilt(r->module, r->comm, &r->key, &r->args,
                                                                           r->tag);

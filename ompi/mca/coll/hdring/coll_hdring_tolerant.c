@@ -4,17 +4,25 @@
  * coll/hdring tolerant allreduce (coll_hdring_tolerant.h).
  *
  * Algorithm   The call runs as any other (coll_hdring_call.c). Then its ranks agree, by ULFM's agreement (which
- *             survives failures and gives every survivor the same answer), whether each of them succeeded. If
- *             all did, the call is done. If not, the survivors form a communicator of their own (shrink), each
- *             puts back its own contribution, and the allreduce runs again among them: the same key on the same
- *             survivors' setup, so the same algorithm and the same bits on every survivor. A rank lost during
- *             that is handled the same way one level down (the survivors' communicator is tolerant too). After
- *             the call, ULFM refuses collectives on the communicator (the PML revoked it for them when it saw the
- *             failure): the program shrinks it to go on, as after any failure.
+ *             survives failures and gives every survivor the same answer), whether each of them succeeded (the
+ *             AND of one flag per rank) and which ranks were lost. What follows depends on that alone, never on a
+ *             status one rank saw (one survivor may see a failure in its call, another only in the agreement), so
+ *             every survivor takes the same branch. All succeeded: the call is done, every survivor holding every
+ *             rank's contribution, the lost rank's too when it died after giving it; MPI_ERR_PROC_FAILED if a rank
+ *             was lost, so that the program learns of it in this call. Not all: the survivors form a communicator
+ *             of their own (shrink), each puts back its own contribution, and the allreduce runs again among them:
+ *             the same key on the same survivors' setup, so the same algorithm and the same bits on every
+ *             survivor, and MPI_ERR_PROC_FAILED when a rank was lost. A rank lost during that is handled the same
+ *             way one level down (the survivors' communicator is tolerant too). After a loss, ULFM refuses
+ *             collectives on the communicator: the program shrinks it to go on, as after any failure.
+ *             hdring keeps this promise on the survivors that call it: Open MPI's MPI_Allreduce answers
+ *             MPI_ERR_PROC_FAILED itself, before any component sees the call, on a rank that already knows of a
+ *             loss when it calls (ompi_comm_iface_coll_check), so a loss that some survivors learn of between
+ *             two calls leaves them out of the next one (README, known issues).
  * Restrictions  Blocking allreduce only (the nonblocking and persistent ones fail as usual); Open MPI 5 built
  *             with ULFM, run with mpirun --with-ft ulfm; every rank sets coll_hdring_tolerant alike (it is a
- *             decisive parameter, checked at communicator creation). Errors other than a lost rank are returned
- *             as the plain call returns them.
+ *             decisive parameter, checked at communicator creation). A call that fails on some rank without a
+ *             loss (no memory) runs again the same way, on all ranks.
  * Cost        A failure-free call: the plain call plus one agreement (ULFM's, a few latencies: 2.5 us at 2 ranks
  *             here) and, with MPI_IN_PLACE, a copy of the vector to start again from (in memory the module
  *             keeps). A call that loses a rank: the failure's detection, the agreement, the shrink (agreements and
@@ -66,19 +74,23 @@ int mca_coll_hdring_tolerant_allreduce(mca_coll_hdring_module_t *m, struct ompi_
     if (MPI_IN_PLACE == a->sbuf && 0 != a->count && NULL == (own = kept_copy(m, a->rbuf, a->count, a->dtype))) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    int rc = mca_coll_hdring_call(m, comm, a, MCA_COLL_HDRING_BLOCKING, NULL);
-    int all_succeeded = OMPI_SUCCESS == rc;
-    const int agreed = hdring_ulfm_agree(comm, &all_succeeded);
-    if (HDRING_ERR_PROC_FAILED != agreed || all_succeeded) {
-        /* every rank succeeded (a failure after all had their result changes none), or none was lost: the plain
-         * call's status (an agreement that itself failed without a lost rank: its error) */
-        return OMPI_SUCCESS != rc ? rc : (HDRING_ERR_PROC_FAILED == agreed ? OMPI_SUCCESS : agreed);
+    const int rc = mca_coll_hdring_call(m, comm, a, MCA_COLL_HDRING_BLOCKING, NULL);
+    int all_succeeded = OMPI_SUCCESS == rc, nfailed = 0;
+    const int agreed = hdring_ulfm_agree(comm, &all_succeeded, &nfailed);
+    if (OMPI_SUCCESS != agreed) {
+        return agreed; /* no agreement, so nothing every survivor knows alike (ULFM's agreement does not fail so) */
+    }
+    /* From here on only what the survivors agreed decides, never a status one rank saw: all take the same branch */
+    if (all_succeeded) { /* every survivor holds every rank's reduction, the lost one's included */
+        return 0 == nfailed ? OMPI_SUCCESS : HDRING_ERR_PROC_FAILED;
     }
     struct ompi_communicator_t *survivors = NULL;
-    rc = hdring_ulfm_shrink(comm, &survivors);
-    if (OMPI_SUCCESS == rc) {
-        rc = on_survivors(survivors, a, NULL != own ? own : a->sbuf);
+    int again = hdring_ulfm_shrink(comm, &survivors);
+    if (OMPI_SUCCESS == again) {
+        const bool lost = ompi_comm_size(survivors) < ompi_comm_size(comm);
+        again = on_survivors(survivors, a, NULL != own ? own : a->sbuf);
         ompi_comm_free(&survivors);
+        again = OMPI_SUCCESS == again && lost ? HDRING_ERR_PROC_FAILED : again;
     }
-    return OMPI_SUCCESS == rc ? HDRING_ERR_PROC_FAILED : rc;
+    return again;
 }
