@@ -3,27 +3,19 @@
  *
  * coll/hdring calls (coll_hdring_call.h): the one path of every collective of every kind.
  *
- *   task   the module's last one for this collective when the call is like the last (same datatypes, op, counts,
- *          root and MPI_IN_PLACE: most calls repeat the one before, and this costs a few comparisons); else the
- *          one of the call's key (what its task depends on, its buffers aside: coll_hdring_task.c), the last
- *          one's, the setup's cached one, or built now: decided and recorded;
- *   then   the fallback's function of the call's kind, when the task says so; otherwise a run of the task:
- *          on the stack to its end (blocking), or in a request (nonblocking: started now; persistent: at MPI_Start).
+ *   prepared  the module's prepared call for a call like this one (coll_hdring_prepared.h): most calls repeat
+ *             the one before, and finding it costs a few comparisons; a new one otherwise;
+ *   then      the fallback's function of the call's kind, when its task says so; otherwise the prepared call run
+ *             to its end (blocking), or posted as the call's request (nonblocking: started now; persistent: at
+ *             MPI_Start).
  */
 #include "coll_hdring_call.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "opal/util/output.h"
 #include "ompi/mca/coll/base/coll_base_util.h"
-#include "ompi/datatype/ompi_datatype.h"
-#include "ompi/op/op.h"
 
-#include "coll_hdring_cache.h"
-#include "coll_hdring_request.h"
-#include "coll_hdring_run.h"
-#include "coll_hdring_task.h"
+#include "coll_hdring_prepared.h"
+#include "coll_hdring_setup.h"
 #include "coll_hdring_util.h"
 
 /* The fallback's function of call a's collective and kind. */
@@ -79,23 +71,6 @@ static int fallback(mca_coll_hdring_module_t *m, struct ompi_communicator_t *com
     }
 }
 
-/* "hdring: iallreduce np=4 bytes=4000 alg=ring (forced by ...)", by rank 0 of the communicator; at level 2, then
- * "hdring: iallreduce schedule from the cache (12 steps)". */
-static void trace(const mca_coll_hdring_setup_t *s, const mca_coll_hdring_task_t *task, mca_coll_hdring_kind_t kind,
-                  bool built)
-{
-    static const char *const prefix[MCA_COLL_HDRING_NKINDS] = {"", "i", ""};
-    static const char *const suffix[MCA_COLL_HDRING_NKINDS] = {"", "", "_init"};
-    const char *coll = mca_coll_hdring_coll_name(task->key.coll);
-    opal_output(mca_coll_hdring_output, "hdring: %s%s%s np=%d bytes=%zu %s", prefix[kind], coll, suffix[kind], s->p,
-                task->bytes, task->trace);
-    if (s->config.verbose >= 2 && !task->fallback) {
-        opal_output(mca_coll_hdring_output, "hdring: %s%s%s schedule %s (%zu steps)%s", prefix[kind], coll,
-                    suffix[kind], built ? "built for this call" : "from the cache",
-                    task->recorded ? task->sched.nsteps : 0, task->recorded ? "" : ", not recorded: run directly");
-    }
-}
-
 /* The tag of a call's messages: its collective's for a blocking call, one of the communicator's nonblocking tags
  * otherwise (shared with libnbc and every component: every rank takes one for each nonblocking or persistent call,
  * whoever serves it, so that they stay the same on every rank). */
@@ -104,156 +79,265 @@ static int tag_of(struct ompi_communicator_t *comm, mca_coll_hdring_coll_t coll,
     return MCA_COLL_HDRING_BLOCKING == kind ? mca_coll_hdring_coll_tag(coll) : ompi_coll_base_nbc_reserve_tags(comm, 1);
 }
 
-/* A blocking run of task to its end, its messages tagged `tag`, on the stack: an Open MPI status. */
-static int run_blocking(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
-                        const mca_coll_hdring_task_t *task, const mca_coll_hdring_args_t *a, int tag)
+/* "hdring: iallreduce np=4 bytes=4000 alg=ring (forced by ...)", by rank 0 of the communicator; at level 2, then
+ * "hdring: iallreduce schedule from the cache (12 steps)". */
+static void trace(const mca_coll_hdring_setup_t *s, const mca_coll_hdring_prepared_t *p, mca_coll_hdring_kind_t kind)
 {
-    mca_coll_hdring_run_t run;
-    mca_coll_hdring_run_init(&run, m, comm, task, a, tag, true, &m->scratch);
-    (void) mca_coll_hdring_run_progress(&run);
-    return mca_coll_hdring_run_end(&run);
+    static const char *const prefix[MCA_COLL_HDRING_NKINDS] = {"", "i", ""};
+    static const char *const suffix[MCA_COLL_HDRING_NKINDS] = {"", "", "_init"};
+    const mca_coll_hdring_task_t *task = p->task;
+    const char *coll = mca_coll_hdring_coll_name(task->key.coll);
+    opal_output(mca_coll_hdring_output, "hdring: %s%s%s np=%d bytes=%zu %s", prefix[kind], coll, suffix[kind], s->p,
+                task->bytes, task->trace);
+    if (s->config.verbose >= 2 && !task->fallback) {
+        opal_output(mca_coll_hdring_output, "hdring: %s%s%s schedule %s (%zu steps)%s", prefix[kind], coll,
+                    suffix[kind], p->built ? "built for this call" : "from the cache",
+                    task->recorded ? task->sched.nsteps : 0, task->recorded ? "" : ", not recorded: run directly");
+    }
 }
 
-/* A blocking call's run of task (m->last[a->coll]): the module's run of the collective, made ready again when it
- * served the last call, which was like this one (`again`), prepared otherwise; on the stack without memory for it.
- * An Open MPI status. */
-static int run_blocking_call(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
-                             const mca_coll_hdring_task_t *task, const mca_coll_hdring_args_t *a, bool again)
+/* Whether the call p serves is traced: every call (coll_hdring_verbose), or with coll_hdring_trace_changes only a
+ * call whose arguments differ from the module's previous call's, which prev served. */
+static bool traced(const mca_coll_hdring_module_t *m, const mca_coll_hdring_prepared_t *p,
+                   const mca_coll_hdring_prepared_t *prev)
 {
-    const unsigned bit = 1u << a->coll;
-    mca_coll_hdring_run_t *run = m->runs[a->coll];
-    if (OPAL_UNLIKELY(NULL == run)) {
-        if (NULL == (run = m->runs[a->coll] = malloc(sizeof(*run)))) {
-            return run_blocking(m, comm, task, a, mca_coll_hdring_coll_tag(a->coll));
-        }
-        again = false;
-    }
-    if (again && (m->ready & bit)) {
-        return mca_coll_hdring_run_repeat(run, a);
-    }
-    mca_coll_hdring_run_init(run, m, comm, task, a, mca_coll_hdring_coll_tag(a->coll), true, &m->scratch);
-    m->ready |= bit;
-    (void) mca_coll_hdring_run_progress(run);
-    return mca_coll_hdring_run_end(run);
+    const mca_coll_hdring_setup_t *s = m->setup;
+    return 0 == s->rank && (0 == s->config.trace_changes || p != prev);
 }
 
-/* A call whose task this rank had no memory to build: handed on if its decision is the fallback; otherwise run
- * without its task (blocking), or a request that builds it when started. */
-static int unbuilt(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, const mca_coll_hdring_args_t *a,
-                   const mca_coll_hdring_key_t *key, mca_coll_hdring_kind_t kind, struct ompi_request_t **request)
+/* A call this rank had no memory to prepare: handed on if its decision is the fallback; otherwise run as it goes
+ * (blocking), or in a request kept for this, which does the same when started. */
+static int unprepared(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, const mca_coll_hdring_args_t *a,
+                      mca_coll_hdring_kind_t kind, struct ompi_request_t **request)
 {
-    if (mca_coll_hdring_task_falls_back(m->setup, key)) {
+    mca_coll_hdring_key_t key;
+    mca_coll_hdring_key_of(a, m->setup->p, &key);
+    if (mca_coll_hdring_task_falls_back(m->setup, &key)) {
         return fallback(m, comm, a, kind, request);
     }
     const int tag = tag_of(comm, a->coll, kind);
     if (MCA_COLL_HDRING_BLOCKING == kind) {
-        return mca_coll_hdring_run_unbuilt(m, comm, key, a, tag);
+        return mca_coll_hdring_prepared_unbuilt(m, comm, a, tag);
     }
-    int rc = mca_coll_hdring_request_new(m, comm, NULL, key, a, tag, MCA_COLL_HDRING_PERSISTENT == kind, request);
-    if (OMPI_SUCCESS != rc && MCA_COLL_HDRING_NONBLOCKING == kind) { /* not even a request: blocking, now */
-        rc = mca_coll_hdring_run_unbuilt(m, comm, key, a, tag);
-        *request = OMPI_SUCCESS == rc ? &ompi_request_empty : *request;
+    mca_coll_hdring_prepared_t *p = mca_coll_hdring_prepared_reserve(m, comm);
+    if (NULL != p) {
+        mca_coll_hdring_prepared_post(p, a, kind, tag, request);
+        return OMPI_SUCCESS;
     }
+    if (MCA_COLL_HDRING_PERSISTENT == kind) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    const int rc = mca_coll_hdring_prepared_unbuilt(m, comm, a, tag); /* not even a request: blocking, now */
+    *request = OMPI_SUCCESS == rc ? &ompi_request_empty : *request;
     return rc;
 }
 
-/* Whether call a is like the module's last of its collective (mca_coll_hdring_seen_t). An allgather in place has
- * no send type: MPI ignores it, and so does this. */
-static inline bool seen_before(const mca_coll_hdring_seen_t *seen, const mca_coll_hdring_args_t *a)
+/* Serves call a of `kind` on module m's communicator comm: the fallback's function, or its prepared call (blocking:
+ * run to its end; nonblocking: *request started; persistent: *request made for MPI_Start). At coll_hdring_verbose
+ * >= 1 rank 0 traces the call's decision, at 2 whether its schedule was built or cached. An Open MPI status. */
+static inline __opal_attribute_always_inline__ int call(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, const mca_coll_hdring_args_t *a,
+                       mca_coll_hdring_kind_t kind, struct ompi_request_t **request)
 {
-    const bool in_place = MPI_IN_PLACE == a->sbuf;
-    return seen->dtype == a->dtype && seen->op == a->op && seen->count == a->count && seen->root == a->root &&
-           seen->in_place == in_place && (in_place || (seen->sdtype == a->sdtype && seen->scount == a->scount));
-}
-
-static void forget(mca_coll_hdring_seen_t *seen)
-{
-    if (NULL != seen->dtype) {
-        OBJ_RELEASE(seen->dtype);
-        if (NULL != seen->sdtype) {
-            OBJ_RELEASE(seen->sdtype);
-        }
-        if (NULL != seen->op) {
-            OBJ_RELEASE(seen->op);
-        }
+    const mca_coll_hdring_prepared_t *prev = m->newest;
+    mca_coll_hdring_prepared_t *p = mca_coll_hdring_prepared_get(m, comm, a);
+    if (OPAL_UNLIKELY(NULL == p)) {
+        return unprepared(m, comm, a, kind, request);
     }
-    *seen = (mca_coll_hdring_seen_t) {0};
-}
-
-static void remember(mca_coll_hdring_seen_t *seen, const mca_coll_hdring_args_t *a)
-{
-    forget(seen);
-    if (MCA_COLL_HDRING_REDUCE_SCATTER == a->coll) {
-        return;
+    if (OPAL_UNLIKELY(m->tracing) && traced(m, p, prev)) {
+        trace(m->setup, p, kind);
     }
-    const bool in_place = MPI_IN_PLACE == a->sbuf;
-    *seen = (mca_coll_hdring_seen_t) {.dtype = a->dtype, .sdtype = in_place ? NULL : a->sdtype, .op = a->op,
-                                      .count = a->count, .scount = in_place ? 0 : a->scount, .root = a->root,
-                                      .in_place = in_place};
-    OBJ_RETAIN(a->dtype);
-    if (NULL != seen->sdtype) {
-        OBJ_RETAIN(seen->sdtype);
-    }
-    if (NULL != a->op) {
-        OBJ_RETAIN(a->op);
-    }
-}
-
-void mca_coll_hdring_call_forget(mca_coll_hdring_module_t *m)
-{
-    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
-        forget(&m->seen[c]);
-        free(m->runs[c]);
-        m->runs[c] = NULL;
-        if (NULL != m->last[c]) {
-            mca_coll_hdring_task_release(m->last[c]);
-            m->last[c] = NULL;
-        }
-    }
-}
-
-int mca_coll_hdring_call(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
-                         const mca_coll_hdring_args_t *a, mca_coll_hdring_kind_t kind, struct ompi_request_t **request)
-{
-    mca_coll_hdring_setup_t *s = m->setup;
-    mca_coll_hdring_task_t *task = m->last[a->coll];
-    bool built = false, again = true;
-
-    if (OPAL_UNLIKELY(NULL == task || !seen_before(&m->seen[a->coll], a))) {
-        again = false;
-        m->ready &= ~(1u << a->coll); /* its run was prepared for another call */
-        mca_coll_hdring_key_t key;
-        mca_coll_hdring_key_of(a, s->p, &key);
-        if (NULL == task || !mca_coll_hdring_key_equal(&task->key, &key)) {
-            task = mca_coll_hdring_task_get(s, &key, &built);
-            if (NULL == task) {
-                return unbuilt(m, comm, a, &key, kind, request);
-            }
-            if (NULL != m->last[a->coll]) {
-                mca_coll_hdring_task_release(m->last[a->coll]);
-            }
-            m->last[a->coll] = task; /* the module's reference */
-        }
-        remember(&m->seen[a->coll], a);
-    }
-    if (OPAL_UNLIKELY(s->config.verbose >= 1 || (!again && s->config.trace_changes)) && 0 == s->rank) {
-        trace(s, task, kind, built);
-    }
-    if (task->fallback) {
+    if (OPAL_UNLIKELY(p->task->fallback)) {
         return fallback(m, comm, a, kind, request);
     }
-    if (MCA_COLL_HDRING_BLOCKING == kind) {
-        return run_blocking_call(m, comm, task, a, again);
+    if (OPAL_LIKELY(MCA_COLL_HDRING_BLOCKING == kind)) {
+        return mca_coll_hdring_prepared_run(p, a);
     }
-    const int tag = tag_of(comm, a->coll, kind);
-    mca_coll_hdring_task_retain(task); /* the request's */
-    const int rc = mca_coll_hdring_request_new(m, comm, task, &task->key, a, tag,
-                                               MCA_COLL_HDRING_PERSISTENT == kind, request);
-    if (OMPI_SUCCESS != rc) { /* no request: the call blocks now (nonblocking) or fails (persistent) */
-        mca_coll_hdring_task_release(task);
-        const int ran = MCA_COLL_HDRING_NONBLOCKING == kind ? run_blocking(m, comm, task, a, tag) : rc;
-        *request = OMPI_SUCCESS == ran ? &ompi_request_empty : *request;
-        return ran;
-    }
+    mca_coll_hdring_prepared_post(p, a, kind, tag_of(comm, a->coll, kind), request);
     return OMPI_SUCCESS;
+}
+
+/* MPI's arguments of each collective, as a call. Every field is named: a call of a few bytes pays for zeroing
+ * the struct otherwise. */
+#define ARGS(COLL, SBUF, RBUF, COUNT, RCOUNTS, DTYPE, SCOUNT, SDTYPE, OP, ROOT)                                     \
+    {.coll = COLL, .sbuf = SBUF, .rbuf = RBUF, .count = (size_t) (COUNT), .rcounts = RCOUNTS, .dtype = DTYPE,       \
+     .scount = SCOUNT, .sdtype = SDTYPE, .op = OP, .root = ROOT, .info = NULL}
+#define ALLREDUCE ARGS(MCA_COLL_HDRING_ALLREDUCE, sbuf, rbuf, count, NULL, dtype, 0, NULL, op, 0)
+#define REDUCE_SCATTER ARGS(MCA_COLL_HDRING_REDUCE_SCATTER, sbuf, rbuf, 0, rcounts, dtype, 0, NULL, op, 0)
+#define REDUCE_SCATTER_BLOCK ARGS(MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK, sbuf, rbuf, rcount, NULL, dtype, 0, NULL, op, 0)
+#define ALLGATHER ARGS(MCA_COLL_HDRING_ALLGATHER, sbuf, rbuf, rcount, NULL, rdtype, scount, sdtype, NULL, 0)
+#define BCAST ARGS(MCA_COLL_HDRING_BCAST, NULL, buf, count, NULL, dtype, 0, NULL, NULL, root)
+
+#define MODULE ((mca_coll_hdring_module_t *) module)
+
+/* The quick path of a blocking call: the module's most recent prepared call, when it is quick (coll_hdring_prepared.h)
+ * and was made for a call like this one, which SAME compares field by field without making the call's arguments a
+ * struct. */
+#define QUICK(SAME, SBUF, RBUF)                                                                                       \
+    do {                                                                                                              \
+        mca_coll_hdring_prepared_t *p_ = MODULE->newest;                                                              \
+        if (OPAL_LIKELY(NULL != p_ && p_->quick)) {                                                                  \
+            const mca_coll_hdring_args_t *c = &p_->call;                                                             \
+            if (OPAL_LIKELY(SAME)) {                                                                                 \
+                return mca_coll_hdring_prepared_run_plain(p_, SBUF, RBUF);                                           \
+            }                                                                                                         \
+        }                                                                                                             \
+    } while (0)
+#define SAME_IN_PLACE(SBUF) ((MPI_IN_PLACE == c->sbuf) == (MPI_IN_PLACE == (SBUF)))
+/* The same for a nonblocking call: the prepared call posted as its request. */
+#define IQUICK(SAME, SBUF, RBUF)                                                                                      \
+    do {                                                                                                              \
+        mca_coll_hdring_prepared_t *p_ = MODULE->newest;                                                              \
+        if (OPAL_LIKELY(NULL != p_ && p_->quick)) {                                                                  \
+            const mca_coll_hdring_args_t *c = &p_->call;                                                             \
+            if (OPAL_LIKELY(SAME)) {                                                                                 \
+                mca_coll_hdring_prepared_ipost(p_, SBUF, RBUF, ompi_coll_base_nbc_reserve_tags(comm, 1), request);   \
+                return OMPI_SUCCESS;                                                                                  \
+            }                                                                                                         \
+        }                                                                                                             \
+    } while (0)
+
+int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                              struct ompi_op_t *op, struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    QUICK(MCA_COLL_HDRING_ALLREDUCE == c->coll && c->dtype == dtype && c->op == op && c->count == (size_t) count &&
+              SAME_IN_PLACE(sbuf),
+          sbuf, rbuf);
+    const mca_coll_hdring_args_t a = ALLREDUCE;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
+}
+
+int mca_coll_hdring_reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, struct ompi_datatype_t *dtype,
+                                   struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                   mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = REDUCE_SCATTER;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
+}
+
+int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,
+                                         struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                         mca_coll_base_module_t *module)
+{
+    QUICK(MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK == c->coll && c->dtype == dtype && c->op == op &&
+              c->count == (size_t) rcount && SAME_IN_PLACE(sbuf),
+          sbuf, rbuf);
+    const mca_coll_hdring_args_t a = REDUCE_SCATTER_BLOCK;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
+}
+
+int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                              struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                              mca_coll_base_module_t *module)
+{
+    QUICK(MCA_COLL_HDRING_ALLGATHER == c->coll && c->dtype == rdtype && c->count == (size_t) rcount &&
+              SAME_IN_PLACE(sbuf) && (MPI_IN_PLACE == sbuf || (c->sdtype == sdtype && c->scount == scount)),
+          sbuf, rbuf);
+    const mca_coll_hdring_args_t a = ALLGATHER;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
+}
+
+int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                          struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
+{
+    QUICK(MCA_COLL_HDRING_BCAST == c->coll && c->dtype == dtype && c->count == (size_t) count && c->root == root,
+          NULL, buf);
+    const mca_coll_hdring_args_t a = BCAST;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
+}
+
+int mca_coll_hdring_iallreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                               struct ompi_op_t *op, struct ompi_communicator_t *comm, ompi_request_t **request,
+                               mca_coll_base_module_t *module)
+{
+    IQUICK(MCA_COLL_HDRING_ALLREDUCE == c->coll && c->dtype == dtype && c->op == op && c->count == (size_t) count &&
+               SAME_IN_PLACE(sbuf),
+           sbuf, rbuf);
+    const mca_coll_hdring_args_t a = ALLREDUCE;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_NONBLOCKING, request);
+}
+
+int mca_coll_hdring_ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, struct ompi_datatype_t *dtype,
+                                    struct ompi_op_t *op, struct ompi_communicator_t *comm, ompi_request_t **request,
+                                    mca_coll_base_module_t *module)
+{
+    const mca_coll_hdring_args_t a = REDUCE_SCATTER;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_NONBLOCKING, request);
+}
+
+int mca_coll_hdring_ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,
+                                          struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                          ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    IQUICK(MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK == c->coll && c->dtype == dtype && c->op == op &&
+               c->count == (size_t) rcount && SAME_IN_PLACE(sbuf),
+           sbuf, rbuf);
+    const mca_coll_hdring_args_t a = REDUCE_SCATTER_BLOCK;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_NONBLOCKING, request);
+}
+
+int mca_coll_hdring_iallgather(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf, int rcount,
+                               struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                               ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    IQUICK(MCA_COLL_HDRING_ALLGATHER == c->coll && c->dtype == rdtype && c->count == (size_t) rcount &&
+               SAME_IN_PLACE(sbuf) && (MPI_IN_PLACE == sbuf || (c->sdtype == sdtype && c->scount == scount)),
+           sbuf, rbuf);
+    const mca_coll_hdring_args_t a = ALLGATHER;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_NONBLOCKING, request);
+}
+
+int mca_coll_hdring_ibcast(void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                           struct ompi_communicator_t *comm, ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    IQUICK(MCA_COLL_HDRING_BCAST == c->coll && c->dtype == dtype && c->count == (size_t) count && c->root == root,
+           NULL, buf);
+    const mca_coll_hdring_args_t a = BCAST;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_NONBLOCKING, request);
+}
+
+int mca_coll_hdring_allreduce_init(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                                   struct ompi_op_t *op, struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                   ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_args_t a = ALLREDUCE;
+    a.info = info;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_PERSISTENT, request);
+}
+
+int mca_coll_hdring_reduce_scatter_init(const void *sbuf, void *rbuf, const int *rcounts,
+                                        struct ompi_datatype_t *dtype, struct ompi_op_t *op,
+                                        struct ompi_communicator_t *comm, struct ompi_info_t *info,
+                                        ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_args_t a = REDUCE_SCATTER;
+    a.info = info;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_PERSISTENT, request);
+}
+
+int mca_coll_hdring_reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, struct ompi_datatype_t *dtype,
+                                              struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                              struct ompi_info_t *info, ompi_request_t **request,
+                                              mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_args_t a = REDUCE_SCATTER_BLOCK;
+    a.info = info;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_PERSISTENT, request);
+}
+
+int mca_coll_hdring_allgather_init(const void *sbuf, int scount, struct ompi_datatype_t *sdtype, void *rbuf,
+                                   int rcount, struct ompi_datatype_t *rdtype, struct ompi_communicator_t *comm,
+                                   struct ompi_info_t *info, ompi_request_t **request, mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_args_t a = ALLGATHER;
+    a.info = info;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_PERSISTENT, request);
+}
+
+int mca_coll_hdring_bcast_init(void *buf, int count, struct ompi_datatype_t *dtype, int root,
+                               struct ompi_communicator_t *comm, struct ompi_info_t *info, ompi_request_t **request,
+                               mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_args_t a = BCAST;
+    a.info = info;
+    return call(MODULE, comm, &a, MCA_COLL_HDRING_PERSISTENT, request);
 }

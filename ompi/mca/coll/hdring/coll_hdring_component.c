@@ -8,7 +8,7 @@
 
 #include "coll_hdring_build.h"
 #include "coll_hdring_module.h"
-#include "coll_hdring_request.h"
+#include "coll_hdring_prepared.h"
 #include "coll_hdring_setup.h"
 #include "coll_hdring_util.h"
 
@@ -47,14 +47,14 @@ static int hdring_register(void)
 static int hdring_open(void)
 {
     mca_coll_hdring_util_open();
-    mca_coll_hdring_request_open();
+    mca_coll_hdring_prepared_open();
     mca_coll_hdring_machine_publish();
     return OMPI_SUCCESS;
 }
 
 static int hdring_close(void)
 {
-    mca_coll_hdring_request_close();
+    mca_coll_hdring_prepared_close();
     mca_coll_hdring_setup_forget_all();
     mca_coll_hdring_util_close();
     return OMPI_SUCCESS;

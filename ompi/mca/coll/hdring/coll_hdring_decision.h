@@ -6,7 +6,7 @@
 #ifndef MCA_COLL_HDRING_DECISION_H
 #define MCA_COLL_HDRING_DECISION_H
 
-#include "coll_hdring.h"
+#include "coll_hdring_setup.h"
 
 BEGIN_C_DECLS
 

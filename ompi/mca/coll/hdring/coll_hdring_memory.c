@@ -77,6 +77,11 @@ void *mca_coll_hdring_tables_take(mca_coll_hdring_tables_t *tb, size_t bytes)
     return chunk + TABLE_ALIGN;
 }
 
+void *mca_coll_hdring_tables_take_for(void *tb, size_t bytes)
+{
+    return mca_coll_hdring_tables_take(tb, bytes);
+}
+
 void mca_coll_hdring_tables_release(mca_coll_hdring_tables_t *tb)
 {
     const bool spilled = NULL != tb->spill;

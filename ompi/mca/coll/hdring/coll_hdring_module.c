@@ -20,11 +20,11 @@
 #include "ompi/mca/coll/base/base.h"
 
 #include "coll_hdring_agreement.h"
-#include "coll_hdring_cache.h"
 #include "coll_hdring_call.h"
-#include "coll_hdring_colls.h"
 #include "coll_hdring_memory.h"
+#include "coll_hdring_prepared.h"
 #include "coll_hdring_setup.h"
+#include "coll_hdring_tolerant.h"
 #include "coll_hdring_util.h"
 
 static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_communicator_t *comm);
@@ -57,25 +57,22 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
     memset(&m->fallback, 0, sizeof(m->fallback));
     m->fallback_retained = false;
     m->setup = NULL;
-    memset(m->last, 0, sizeof(m->last));
-    memset(m->seen, 0, sizeof(m->seen));
-    memset(m->runs, 0, sizeof(m->runs));
-    m->ready = 0;
-    m->kept = (mca_coll_hdring_scratch_t) {0};
+    m->plain_allreduce = mca_coll_hdring_allreduce;
+    m->newest = m->oldest = NULL;
+    m->nprepared = 0;
+    m->tracing = false;
     m->scratch = (mca_coll_hdring_scratch_t) {0};
-    m->tables = (mca_coll_hdring_tables_t) {0};
 }
 
 static void hdring_module_destruct(mca_coll_hdring_module_t *m)
 {
     release_fallback(m);
-    mca_coll_hdring_call_forget(m);
+    mca_coll_hdring_prepared_forget_all(m);
     if (NULL != m->setup) {
         mca_coll_hdring_setup_release(m->setup);
     }
     mca_coll_hdring_scratch_free(&m->scratch);
-    mca_coll_hdring_tables_free(&m->tables);
-    mca_coll_hdring_scratch_free(&m->kept);
+
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_hdring_module_t, mca_coll_base_module_t, hdring_module_construct,
@@ -195,8 +192,11 @@ static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_comm
         rc = mca_coll_hdring_setup_get(comm, &cfg, generation, &m->setup);
     }
     m->scratch.limit = cfg.scratch_cache_bytes;
+    m->tracing = 0 != cfg.verbose || 0 != cfg.trace_changes;
     if (OMPI_SUCCESS != rc) {
         release_fallback(m);
+    } else if (MCA_COLL_HDRING_TOLERANT_POSSIBLE && 0 != cfg.tolerant) {
+        m->super.coll_allreduce = mca_coll_hdring_tolerant_allreduce; /* it runs plain_allreduce first */
     }
     return rc;
 }

@@ -50,13 +50,11 @@
 
 #include "coll_hdring_agreement.h"
 #include "coll_hdring_bootstrap.h"
-#include "coll_hdring_cache.h"
-#include "coll_hdring_memory.h"
 #include "coll_hdring_network.h"
-#include "coll_hdring_params.h"
-#include "coll_hdring_pml.h"
+#include "coll_hdring_task.h"
 #include "coll_hdring_util.h"
 #include "hdring_cost.h"
+#include "hdring_defaults.h"
 
 #define NO_DOMAIN (-1)
 
@@ -422,7 +420,7 @@ static mca_coll_hdring_setup_t *find(int p, int rank, unsigned generation, const
 
 static void setup_free(mca_coll_hdring_setup_t *s)
 {
-    mca_coll_hdring_cache_free(s);
+    mca_coll_hdring_task_forget_all(s);
     if (NULL != s->group) {
         OBJ_RELEASE(s->group);
     }

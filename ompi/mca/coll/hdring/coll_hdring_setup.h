@@ -10,7 +10,33 @@
 
 #include "coll_hdring.h"
 
+#include "hdring_plan.h"
+#include "hdring_topo.h"
+
 BEGIN_C_DECLS
+
+struct mca_coll_hdring_task; /* coll_hdring_task.h */
+
+/* What every call on a communicator is decided and scheduled from: its size, this process's rank, where its
+ * ranks sit and the parameters it was created with. Communicators with equal setups (duplicates, most often) share
+ * one, and with it the plans and the tasks their calls build. */
+typedef struct mca_coll_hdring_setup {
+    struct mca_coll_hdring_setup *next; /* in the process's list of setups */
+    int refs;                           /* modules using it; with the lock */
+    struct ompi_group_t *group;         /* the group it was placed for without an exchange (retained), or NULL */
+    unsigned generation;                /* of config (mca_coll_hdring_config_snapshot) */
+    int p, rank;
+    mca_coll_hdring_config_t config;
+    hdring_topo_t topo;
+    int source;                          /* what named the nodes (the trace) */
+    size_t pieces_bytes[MCA_COLL_HDRING_NCOLLS]; /* messages within a node cut in pieces up to this */
+    /* built on first use, with the lock: */
+    bool planned[MCA_COLL_HDRING_NCOLLS][2]; /* [coll][operand order kept] */
+    hdring_plan_t plan[MCA_COLL_HDRING_NCOLLS][2];
+    struct mca_coll_hdring_task *newest, *oldest; /* the task cache, most recently used first (coll_hdring_task.c) */
+    int ntasks;
+    size_t task_bytes;
+} mca_coll_hdring_setup_t;
 
 /* The setup of comm for parameters cfg (of generation `generation`), referenced: one an earlier communicator
  * made, or a new one. Placing the ranks may exchange one value per rank over the PML (mca_coll_hdring_gather_values),

@@ -3,7 +3,7 @@
  *
  * coll/hdring tolerant allreduce (coll_hdring_tolerant.h).
  *
- * Algorithm   The call runs as any other (coll_hdring_call.c). Then its ranks agree, by ULFM's agreement (which
+ * Algorithm   The call runs as any other (the module's plain allreduce). Then its ranks agree, by ULFM's agreement (which
  *             survives failures and gives every survivor the same answer), whether each of them succeeded (the
  *             AND of one flag per rank) and which ranks were lost. What follows depends on that alone, never on a
  *             status one rank saw (one survivor may see a failure in its call, another only in the agreement), so
@@ -24,57 +24,33 @@
  *             decisive parameter, checked at communicator creation). A call that fails on some rank without a
  *             loss (no memory) runs again the same way, on all ranks.
  * Cost        A failure-free call: the plain call plus one agreement (ULFM's, a few latencies: 2.5 us at 2 ranks
- *             here) and, with MPI_IN_PLACE, a copy of the vector to start again from (in memory the module
- *             keeps). A call that loses a rank: the failure's detection, the agreement, the shrink (agreements and
+ *             here) and, with MPI_IN_PLACE, a copy of the vector to start again from (memory of the
+ *             call's own). A call that loses a rank: the failure's detection, the agreement, the shrink (agreements and
  *             a new communicator's setup) and the allreduce again on the survivors.
  */
 #include "coll_hdring_tolerant.h"
 
 #include <stdlib.h>
 
-#include "coll_hdring_call.h"
-#include "coll_hdring_ompi.h"
-
-bool mca_coll_hdring_tolerant(const mca_coll_hdring_module_t *m)
-{
-    return HDRING_HAVE_ULFM && 0 != m->setup->config.tolerant;
-}
-
-/* A copy of count elements of dtype at buf in m's memory for it (kept from call to call): where it starts, NULL
- * without memory. */
-static char *kept_copy(mca_coll_hdring_module_t *m, const void *buf, size_t count, struct ompi_datatype_t *dtype)
+/* A copy of count elements of dtype at buf, for the call (*mem: free it after): where it starts, NULL without
+ * memory. */
+static char *copy_of(const void *buf, size_t count, struct ompi_datatype_t *dtype, void **mem)
 {
     ptrdiff_t gap;
     const size_t span = (size_t) opal_datatype_span(&dtype->super, (int64_t) count, &gap);
-    if (span > m->kept.bytes) {
-        void *mem = malloc(span);
-        if (NULL == mem) {
-            return NULL;
-        }
-        free(m->kept.mem);
-        m->kept.mem = mem;
-        m->kept.bytes = span;
+    if (NULL == (*mem = malloc(span))) {
+        return NULL;
     }
-    char *at = (char *) m->kept.mem - gap;
+    char *at = (char *) *mem - gap;
     return OMPI_SUCCESS == ompi_datatype_copy_content_same_ddt(dtype, (size_t) count, at, (char *) buf) ? at : NULL;
 }
 
-/* The allreduce of a (its send buffer: sbuf) among comm's survivors, by their own collective. */
-static int on_survivors(struct ompi_communicator_t *survivors, const mca_coll_hdring_args_t *a, const void *sbuf)
+/* The tolerant allreduce, with this rank's contribution kept in own when in place. */
+static int tolerant_call(mca_coll_hdring_module_t *m, const void *sbuf, void *rbuf, int count,
+                         struct ompi_datatype_t *dtype, struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                         const char *own)
 {
-    return survivors->c_coll->coll_allreduce(sbuf, a->rbuf, (int) a->count, a->dtype, a->op, survivors,
-                                             survivors->c_coll->coll_allreduce_module);
-}
-
-int mca_coll_hdring_tolerant_allreduce(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
-                                       const mca_coll_hdring_args_t *a)
-{
-    /* in place, the run overwrites this rank's contribution: a copy is kept to start again from */
-    char *own = NULL;
-    if (MPI_IN_PLACE == a->sbuf && 0 != a->count && NULL == (own = kept_copy(m, a->rbuf, a->count, a->dtype))) {
-        return OMPI_ERR_OUT_OF_RESOURCE;
-    }
-    const int rc = mca_coll_hdring_call(m, comm, a, MCA_COLL_HDRING_BLOCKING, NULL);
+    const int rc = m->plain_allreduce(sbuf, rbuf, count, dtype, op, comm, &m->super);
     int all_succeeded = OMPI_SUCCESS == rc, nfailed = 0;
     const int agreed = hdring_ulfm_agree(comm, &all_succeeded, &nfailed);
     if (OMPI_SUCCESS != agreed) {
@@ -88,9 +64,28 @@ int mca_coll_hdring_tolerant_allreduce(mca_coll_hdring_module_t *m, struct ompi_
     int again = hdring_ulfm_shrink(comm, &survivors);
     if (OMPI_SUCCESS == again) {
         const bool lost = ompi_comm_size(survivors) < ompi_comm_size(comm);
-        again = on_survivors(survivors, a, NULL != own ? own : a->sbuf);
+        /* the survivors' own allreduce: tolerant too */
+        again = survivors->c_coll->coll_allreduce(NULL != own ? own : sbuf, rbuf, count, dtype, op, survivors,
+                                                  survivors->c_coll->coll_allreduce_module);
         ompi_comm_free(&survivors);
         again = OMPI_SUCCESS == again && lost ? HDRING_ERR_PROC_FAILED : again;
     }
     return again;
+}
+
+int mca_coll_hdring_tolerant_allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                                       struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                       mca_coll_base_module_t *module)
+{
+    mca_coll_hdring_module_t *m = (mca_coll_hdring_module_t *) module;
+    /* in place, the run overwrites this rank's contribution: a copy is kept to start again from */
+    char *own = NULL;
+    void *mem = NULL;
+    if (MPI_IN_PLACE == sbuf && 0 != count && NULL == (own = copy_of(rbuf, (size_t) count, dtype, &mem))) {
+        free(mem);
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
+    const int rc = tolerant_call(m, sbuf, rbuf, count, dtype, op, comm, own);
+    free(mem);
+    return rc;
 }

@@ -11,14 +11,16 @@
 
 BEGIN_C_DECLS
 
-/* Whether blocking allreduces on module m are tolerant (the parameter is on and Open MPI has ULFM). */
-bool mca_coll_hdring_tolerant(const mca_coll_hdring_module_t *m);
+/* Whether Open MPI can make allreduces tolerant (built with ULFM). */
+#define MCA_COLL_HDRING_TOLERANT_POSSIBLE HDRING_HAVE_ULFM
 
-/* A blocking allreduce (a) on comm that survives process failures: OMPI_SUCCESS when no rank was lost; when one
- * was, the survivors' reduction in a->rbuf, the same bits on each survivor, and HDRING_ERR_PROC_FAILED. Another
- * error as the plain call would return it. */
-int mca_coll_hdring_tolerant_allreduce(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
-                                       const mca_coll_hdring_args_t *a);
+/* The module's blocking allreduce when it is tolerant (coll_hdring_tolerant 1): an allreduce on comm that
+ * survives process failures. OMPI_SUCCESS when no rank was lost; when one was, a reduction in rbuf, the same bits
+ * on each survivor (coll_hdring_tolerant.c says which), and HDRING_ERR_PROC_FAILED. Another error as the plain call
+ * (the module's plain_allreduce) would return it. */
+int mca_coll_hdring_tolerant_allreduce(const void *sbuf, void *rbuf, int count, struct ompi_datatype_t *dtype,
+                                       struct ompi_op_t *op, struct ompi_communicator_t *comm,
+                                       mca_coll_base_module_t *module);
 
 END_C_DECLS
 

@@ -206,81 +206,99 @@ int hdring_schedule_record(hdring_schedule_t *s, const hdring_xport_t *x, hdring
     return HDRING_OK != rc ? rc : 0 == r.used ? HDRING_OK : HDRING_ERR_UNSUPPORTED;
 }
 
-/* ---- runs ---- */
+/* ---- streaming ---- */
 
-void hdring_exec_init(hdring_exec_t *e, const hdring_schedule_t *s)
-{
-    e->s = s;
-    e->next = 0;
-    e->posted = false;
-}
+/* The base transport, and room for one exchange's resolved messages. */
+typedef struct streamer {
+    const hdring_xport_t *base;
+} streamer_t;
 
-/* The transport's messages of the slots in `slots`, into reqs; how many. */
-static int live_of(const hdring_exec_t *e, uint32_t slots, hdring_req_t *reqs)
+/* The non-empty messages of list resolved to the base transport into out: how many. */
+static int resolved_msgs(const hdring_xport_t *x, const hdring_msg_t *list, int n, hdring_msg_t *out)
 {
-    int n = 0;
-    for (; 0 != slots; slots &= slots - 1) {
-        reqs[n++] = e->live[__builtin_ctz(slots)];
-    }
-    return n;
-}
-
-/* Step e->next, blocking: HDRING_OK or the transport's error. */
-static int step_blocking(hdring_exec_t *e, const hdring_xport_t *x, const hdring_step_t *st)
-{
-    const hdring_msg_t *msgs = &e->s->msgs[st->first];
-    hdring_req_t waiting[HDRING_MAX_INFLIGHT];
-    switch (st->kind) {
-    case HDRING_STEP_EXCHANGE:
-        return x->ops->exchange(x, msgs, st->nsends, msgs + st->nsends, st->nrecvs);
-    case HDRING_STEP_START:
-        return x->ops->start(x, msgs, st->is_send, &e->live[st->slot]);
-    case HDRING_STEP_WAIT:
-        return x->ops->wait(x, waiting, live_of(e, st->slots, waiting));
-    case HDRING_STEP_REDUCE:
-        return x->ops->reduce(x, st->left, st->right, st->dst, st->count, st->flags);
-    case HDRING_STEP_COPY:
-        return x->ops->copy(x, st->left, st->dst, st->count);
-    }
-    return HDRING_ERR_UNSUPPORTED;
-}
-
-/* Step e->next, nonblocking: HDRING_OK when it is done, HDRING_PENDING when its messages are in flight. */
-static int step_nonblocking(hdring_exec_t *e, const hdring_xport_t *x, const hdring_step_t *st)
-{
-    const hdring_msg_t *msgs = &e->s->msgs[st->first];
-    hdring_req_t waiting[HDRING_MAX_INFLIGHT];
-    bool done = false;
-    int rc;
-    switch (st->kind) {
-    case HDRING_STEP_EXCHANGE:
-        if (!e->posted) {
-            rc = x->ops->post_exchange(x, msgs, st->nsends, msgs + st->nsends, st->nrecvs);
-            if (HDRING_OK != rc) {
-                return rc;
-            }
-            e->posted = true;
+    int kept = 0;
+    for (int i = 0; i < n; ++i) {
+        if (0 != list[i].count) {
+            out[kept++] = hdring_msg(hdring_view_peer(x->view, list[i].peer), hdring_view_loc(x->view, list[i].at),
+                                     list[i].count);
         }
-        rc = x->ops->test_exchange(x, &done);
-        e->posted = HDRING_OK == rc && !done;
-        return HDRING_OK == rc && !done ? HDRING_PENDING : rc;
-    case HDRING_STEP_WAIT:
-        rc = x->ops->test(x, waiting, live_of(e, st->slots, waiting), &done);
-        return HDRING_OK == rc && !done ? HDRING_PENDING : rc;
-    default:
-        return step_blocking(e, x, st);
     }
+    return kept;
 }
+
+static int stream_exchange(const hdring_xport_t *x, const hdring_msg_t *sends, int nsends, const hdring_msg_t *recvs,
+                           int nrecvs)
+{
+    const hdring_xport_t *base = ((const streamer_t *) x->ctx)->base;
+    hdring_msg_t stack[2 * HDRING_EXCHANGE_STACK], *msgs = stack;
+    if (nsends + nrecvs > 2 * HDRING_EXCHANGE_STACK &&
+        NULL == (msgs = hdring_take(base, (size_t) nsends + (size_t) nrecvs, sizeof(*msgs)))) {
+        return HDRING_ERR_NOMEM;
+    }
+    const int ns = resolved_msgs(x, sends, nsends, msgs), nr = resolved_msgs(x, recvs, nrecvs, msgs + ns);
+    return 0 == ns + nr ? HDRING_OK : base->ops->exchange(base, msgs, ns, msgs + ns, nr);
+}
+
+static int stream_start(const hdring_xport_t *x, const hdring_msg_t *msg, bool is_send, hdring_req_t *req)
+{
+    const hdring_xport_t *base = ((const streamer_t *) x->ctx)->base;
+    hdring_msg_t resolved;
+    if (0 == resolved_msgs(x, msg, 1, &resolved)) {
+        *req = HDRING_REQ_NONE;
+        return HDRING_OK;
+    }
+    return base->ops->start(base, &resolved, is_send, req);
+}
+
+static int stream_wait(const hdring_xport_t *x, hdring_req_t *reqs, int n)
+{
+    const hdring_xport_t *base = ((const streamer_t *) x->ctx)->base;
+    return base->ops->wait(base, reqs, n);
+}
+
+static int stream_reduce(const hdring_xport_t *x, hdring_loc_t left, hdring_loc_t right, hdring_loc_t dst,
+                         size_t count, unsigned flags)
+{
+    const hdring_xport_t *base = ((const streamer_t *) x->ctx)->base;
+    return 0 == count ? HDRING_OK
+                      : base->ops->reduce(base, hdring_view_loc(x->view, left), hdring_view_loc(x->view, right),
+                                          hdring_view_loc(x->view, dst), count, flags);
+}
+
+static int stream_copy(const hdring_xport_t *x, hdring_loc_t src, hdring_loc_t dst, size_t count)
+{
+    const hdring_xport_t *base = ((const streamer_t *) x->ctx)->base;
+    src = hdring_view_loc(x->view, src);
+    dst = hdring_view_loc(x->view, dst);
+    return 0 == count || (src.buf == dst.buf && src.off == dst.off) ? HDRING_OK
+                                                                    : base->ops->copy(base, src, dst, count);
+}
+
+static void *stream_take(const hdring_xport_t *x, size_t bytes)
+{
+    const hdring_xport_t *base = ((const streamer_t *) x->ctx)->base;
+    return base->ops->take(base, bytes);
+}
+
+static const hdring_transport_ops_t stream_ops = {
+    .exchange = stream_exchange,
+    .start = stream_start,
+    .wait = stream_wait,
+    .reduce = stream_reduce,
+    .copy = stream_copy,
+    .take = stream_take,
+};
+
+int hdring_schedule_stream(const hdring_xport_t *x, hdring_alg_t alg, const hdring_args_t *a)
+{
+    streamer_t s = {x};
+    const hdring_xport_t sx = {&stream_ops, &s, x->rank, x->size, NULL, x->channel};
+    return hdring_run(&sx, alg, a);
+}
+
+/* ---- runs ---- */
 
 int hdring_exec_run(hdring_exec_t *e, const hdring_xport_t *x, bool block)
 {
-    while (e->next < e->s->nsteps) {
-        const hdring_step_t *st = &e->s->steps[e->next];
-        const int rc = block ? step_blocking(e, x, st) : step_nonblocking(e, x, st);
-        if (HDRING_OK != rc) {
-            return rc;
-        }
-        ++e->next;
-    }
-    return HDRING_OK;
+    return hdring_exec_steps(e, x, x->ops, block);
 }
