@@ -1038,7 +1038,7 @@ suite_ulfm() {
     done
     ulfm_check "ULFM persistent allreduce, rank 6 of 8 killed 2 ms into its call: survivors return, later starts fail" \
         8 "${on[@]}" "${run[@]}" --kind persistent --coll allreduce --kill thread --delay 2000 --count 300000
-    for c in "4 --kill thread --delay 200 --count 100000" "4 --kill thread --delay 3000 --count 100000 --in-place" \
+    for c in "4 --kill thread --delay 200 --count 100000" "4 --kill thread --delay 3000 --count 300000 --in-place" \
         "3 --kill op --count 100000" "5 --kill op --count 1000 --in-place" "5 --kill before --count 8 --in-place" \
         "8 --kill before --count 10" "8 --kill thread --delay 1000 --count 1000000" "4 --kill between --count 1000"; do
         ulfm_check "tolerant allreduce, rank p-2 of ${c%% *} killed (${c#* }): every survivor returns alike, same bits" \
