@@ -7,7 +7,10 @@
  * there must be none. Threads of Open MPI's runtime are not counted. Allocations made inside the PML and the
  * transports below it (a frame of an mca_pml_, mca_btl_, mca_allocator_, mca_mpool_ or mca_rcache_ component
  * on the stack, known by its object or, where Open MPI 5 builds them into libmpi, by its name: the transport growing its fragment pools, which happens now and then as timing varies, with
- * tuned as with hdring) are counted apart and reported, not failed; every other allocation fails the check.
+ * tuned as with hdring) are counted apart and reported, not failed, and so are those of the fallback (a frame of
+ * another coll component or of Open MPI's coll base: tuned allocates per call, and hdring hands a call to it where
+ * that measured faster); every other allocation fails the check. The warm-up is long enough for measured
+ * selection (coll_hdring_select) to decide: at most HDRING_SELECT_CALLS calls (hdring_select.h).
  *
  * The counting replaces malloc, calloc, realloc and the aligned allocators of the C library for the whole
  * process (the executable's definitions take precedence over libc's for every shared object, the component
@@ -73,7 +76,7 @@ static int note_transport(struct dl_phdr_info *info, size_t size, void *unused)
     /* and the dynamic loader, which allocates a thread's storage for a library's thread-local variables on their
      * first use (and aborts the process when it gets none) */
     static const char *const kinds[] = {"mca_pml_", "mca_btl_", "mca_allocator_", "mca_mpool_", "mca_rcache_",
-                                        "ld-linux"};
+                                        "mca_coll_tuned", "mca_coll_basic", "mca_coll_han", "ld-linux"};
     const char *base = strrchr(info->dlpi_name, '/');
     bool wanted = false;
     (void) size, (void) unused;
@@ -96,7 +99,9 @@ static int note_transport(struct dl_phdr_info *info, size_t size, void *unused)
  * nearest one before it, which in a component's code is one of that component's. */
 static bool named_transport(void *frame)
 {
-    static const char *const kinds[] = {"mca_pml_", "mca_btl_", "mca_allocator_", "mca_mpool_", "mca_rcache_"};
+    static const char *const kinds[] = {"mca_pml_",       "mca_btl_",        "mca_allocator_", "mca_mpool_",
+                                        "mca_rcache_",    "ompi_coll_base_", "ompi_coll_tuned_", "mca_coll_tuned_",
+                                        "mca_coll_basic_", "mca_coll_han_"};
     Dl_info info;
     if (0 == dladdr(frame, &info) || NULL == info.dli_sname) {
         return false;
@@ -188,7 +193,7 @@ static long window_close(void)
 
 /* ---- the checks ---- */
 
-#define WARMUP 3
+#define WARMUP 50 /* >= HDRING_SELECT_CALLS */
 #define MEASURED 5
 
 static long checks, failures, transport_growths;

@@ -3,10 +3,10 @@
  *
  * osu_stand_in: a stand-in for the OSU micro-benchmarks' blocking collectives, for the tests of
  * perf/osu-driver.sh where OSU is absent. Called as osu_allreduce, osu_reduce_scatter, osu_reduce_scatter_block,
- * osu_allgather or osu_bcast (a link of that name), it takes OSU's -m MIN:MAX, -i ITERS and -c and prints what
- * OSU 7 prints: a title, the header and, per size (powers of two from MIN to MAX, OSU's sizes: the message of
- * allreduce and bcast, the per-rank block of allgather, the whole vector of the reduce_scatters), the average
- * latency in microseconds over the ranks; with -c a "Pass" or "Fail" column from checking the results.
+ * osu_allgather or osu_bcast (a link of that name), it takes OSU's -m MIN:MAX, -i ITERS, -x WARMUP and -c and
+ * prints what OSU 7 prints: a title, the header and, per size (powers of two from MIN to MAX, OSU's sizes: the
+ * message of allreduce and bcast, the per-rank block of allgather, the whole vector of the reduce_scatters), the
+ * average latency in microseconds over the ranks; with -c a "Pass" or "Fail" column from checking the results.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -18,7 +18,7 @@ int main(int argc, char **argv)
     const char *name = strrchr(argv[0], '/');
     name = NULL == name ? argv[0] : name + 1;
     long min = 1, max = 1 << 20;
-    int iters = 100, validate = 0, rank, p;
+    int iters = 100, warmup = 0, validate = 0, rank, p;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &p);
@@ -29,6 +29,8 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(argv[i], "-i") && i + 1 < argc) {
             iters = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "-x") && i + 1 < argc) {
+            warmup = atoi(argv[++i]);
         } else if (!strcmp(argv[i], "-c")) {
             validate = 1;
         }
@@ -61,7 +63,7 @@ int main(int argc, char **argv)
         memset(in, 1, (size_t) n * (size_t) p);
         double total = 0;
         int ok = 1;
-        for (int it = 0; it < iters; ++it) {
+        for (int it = -warmup; it < iters; ++it) {
             if (4 == coll && 0 != rank) {
                 memset(in, 0, (size_t) n); /* the root's bytes must arrive */
             }
@@ -74,7 +76,7 @@ int main(int argc, char **argv)
             case 3: MPI_Allgather(in, n, MPI_CHAR, out, n, MPI_CHAR, MPI_COMM_WORLD); break;
             default: MPI_Bcast(in, n, MPI_CHAR, 0, MPI_COMM_WORLD); break;
             }
-            total += MPI_Wtime() - start;
+            total += it < 0 ? 0 : MPI_Wtime() - start;
         }
         if (validate) {
             const int m = coll == 3 ? n * p : coll == 4 ? n : block;

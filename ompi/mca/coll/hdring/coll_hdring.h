@@ -18,8 +18,10 @@
  *   coll_hdring_agreement   every rank of a new communicator decides from the same parameters
  *   coll_hdring_setup       where a communicator's ranks sit, shared by communicators placed alike
  *   coll_hdring_decision    which algorithm serves a call, and why
+ *   coll_hdring_decisions   the decisions file: read once, what the job measured added at MPI_Finalize
  *   coll_hdring_task        a call's decision and recorded schedule, built once and cached in its setup
  *   coll_hdring_prepared    a call prepared once (task, scratch, messages resolved) and run again, of every kind
+ *   coll_hdring_select      which candidate serves a call: measured in the job, or from the decisions file
  *   coll_hdring_call        the module's collectives: a prepared call's run, its request, or the fallback
  *   coll_hdring_tolerant    an allreduce that survives a lost rank (ULFM): the call, an agreement, the survivors
  *   coll_hdring_module      a communicator's module: query, enable (the fallback kept), disable
@@ -116,6 +118,7 @@ typedef struct mca_coll_hdring_fallback {
 
 struct mca_coll_hdring_setup;    /* coll_hdring_setup.h */
 struct mca_coll_hdring_prepared; /* coll_hdring_prepared.h */
+struct mca_coll_hdring_select;   /* coll_hdring_select.h */
 
 typedef struct mca_coll_hdring_module_t {
     mca_coll_base_module_t super;
@@ -129,6 +132,9 @@ typedef struct mca_coll_hdring_module_t {
     int nprepared;
     mca_coll_hdring_scratch_t scratch;  /* blocking calls' */
     bool tracing;                       /* coll_hdring_verbose or coll_hdring_trace_changes is set */
+    /* measured selection and the decisions file (coll_hdring_select.h): on when `selecting` */
+    bool selecting;
+    struct mca_coll_hdring_select *select;
 } mca_coll_hdring_module_t;
 
 END_C_DECLS

@@ -15,6 +15,7 @@
 #include "ompi/mca/coll/base/coll_base_util.h"
 
 #include "coll_hdring_prepared.h"
+#include "coll_hdring_select.h"
 #include "coll_hdring_setup.h"
 #include "coll_hdring_util.h"
 
@@ -79,16 +80,21 @@ static int tag_of(struct ompi_communicator_t *comm, mca_coll_hdring_coll_t coll,
     return MCA_COLL_HDRING_BLOCKING == kind ? mca_coll_hdring_coll_tag(coll) : ompi_coll_base_nbc_reserve_tags(comm, 1);
 }
 
-/* "hdring: iallreduce np=4 bytes=4000 alg=ring (forced by ...)", by rank 0 of the communicator; at level 2, then
- * "hdring: iallreduce schedule from the cache (12 steps)". */
-static void trace(const mca_coll_hdring_setup_t *s, const mca_coll_hdring_prepared_t *p, mca_coll_hdring_kind_t kind)
+/* "hdring: iallreduce np=4 bytes=4000 alg=ring (forced by ...)", by rank 0 of the communicator, or what
+ * selection says of its pick (coll_hdring_select.h); at level 2, then "hdring: iallreduce schedule from the cache
+ * (12 steps)". */
+static void trace(mca_coll_hdring_module_t *m, const mca_coll_hdring_prepared_t *p, const mca_coll_hdring_args_t *a,
+                  mca_coll_hdring_kind_t kind, const mca_coll_hdring_range_t *trying)
 {
     static const char *const prefix[MCA_COLL_HDRING_NKINDS] = {"", "i", ""};
     static const char *const suffix[MCA_COLL_HDRING_NKINDS] = {"", "", "_init"};
+    const mca_coll_hdring_setup_t *s = m->setup;
     const mca_coll_hdring_task_t *task = p->task;
     const char *coll = mca_coll_hdring_coll_name(task->key.coll);
+    char picked[256];
+    const char *why = mca_coll_hdring_select_describe(m, a, kind, p->pick, trying, picked, sizeof(picked));
     opal_output(mca_coll_hdring_output, "hdring: %s%s%s np=%d bytes=%zu %s", prefix[kind], coll, suffix[kind], s->p,
-                task->bytes, task->trace);
+                task->bytes, NULL != why ? why : task->trace);
     if (s->config.verbose >= 2 && !task->fallback) {
         opal_output(mca_coll_hdring_output, "hdring: %s%s%s schedule %s (%zu steps)%s", prefix[kind], coll,
                     suffix[kind], p->built ? "built for this call" : "from the cache",
@@ -108,18 +114,18 @@ static bool traced(const mca_coll_hdring_module_t *m, const mca_coll_hdring_prep
 /* A call this rank had no memory to prepare: handed on if its decision is the fallback; otherwise run as it goes
  * (blocking), or in a request kept for this, which does the same when started. */
 static int unprepared(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, const mca_coll_hdring_args_t *a,
-                      mca_coll_hdring_kind_t kind, struct ompi_request_t **request)
+                      int pick, mca_coll_hdring_kind_t kind, struct ompi_request_t **request)
 {
     mca_coll_hdring_key_t key;
-    mca_coll_hdring_key_of(a, m->setup->p, &key);
+    mca_coll_hdring_key_of(a, m->setup->p, pick, &key);
     if (mca_coll_hdring_task_falls_back(m->setup, &key)) {
         return fallback(m, comm, a, kind, request);
     }
     const int tag = tag_of(comm, a->coll, kind);
     if (MCA_COLL_HDRING_BLOCKING == kind) {
-        return mca_coll_hdring_prepared_unbuilt(m, comm, a, tag);
+        return mca_coll_hdring_prepared_unbuilt(m, comm, a, pick, tag);
     }
-    mca_coll_hdring_prepared_t *p = mca_coll_hdring_prepared_reserve(m, comm);
+    mca_coll_hdring_prepared_t *p = mca_coll_hdring_prepared_reserve(m, comm, pick);
     if (NULL != p) {
         mca_coll_hdring_prepared_post(p, a, kind, tag, request);
         return OMPI_SUCCESS;
@@ -127,24 +133,60 @@ static int unprepared(mca_coll_hdring_module_t *m, struct ompi_communicator_t *c
     if (MCA_COLL_HDRING_PERSISTENT == kind) {
         return OMPI_ERR_OUT_OF_RESOURCE;
     }
-    const int rc = mca_coll_hdring_prepared_unbuilt(m, comm, a, tag); /* not even a request: blocking, now */
+    const int rc = mca_coll_hdring_prepared_unbuilt(m, comm, a, pick, tag); /* not even a request: blocking, now */
     *request = OMPI_SUCCESS == rc ? &ompi_request_empty : *request;
     return rc;
 }
 
+/* A blocking call of a range under trial (coll_hdring_select.h): its candidate run and timed, the time recorded
+ * (with the trial's exchanges, on every rank at the same call). A timed call is not traced: rank 0's printing
+ * would be in the other ranks' time. */
+static int __opal_attribute_noinline__ trial(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
+                                             const mca_coll_hdring_args_t *a, mca_coll_hdring_range_t *r)
+{
+    bool timed;
+    const int pick = mca_coll_hdring_select_trial_pick(r, &timed);
+    mca_coll_hdring_prepared_t *p = HDRING_PICK_FALLBACK == pick ? NULL : mca_coll_hdring_prepared_get(m, comm, a, pick);
+    if (NULL != p) {
+        mca_coll_hdring_prepared_settle(p, false);
+        if (m->tracing && !timed && traced(m, p, NULL)) {
+            trace(m, p, a, MCA_COLL_HDRING_BLOCKING, r);
+        }
+    }
+    const double start = mca_coll_hdring_select_now();
+    const int rc = NULL != p                        ? mca_coll_hdring_prepared_run(p, a)
+                   : HDRING_PICK_FALLBACK == pick ? fallback(m, comm, a, MCA_COLL_HDRING_BLOCKING, NULL)
+                                                  : unprepared(m, comm, a, pick, MCA_COLL_HDRING_BLOCKING, NULL);
+    mca_coll_hdring_select_record(m, comm, r, mca_coll_hdring_select_now() - start);
+    return rc;
+}
+
 /* Serves call a of `kind` on module m's communicator comm: the fallback's function, or its prepared call (blocking:
- * run to its end; nonblocking: *request started; persistent: *request made for MPI_Start). At coll_hdring_verbose
- * >= 1 rank 0 traces the call's decision, at 2 whether its schedule was built or cached. An Open MPI status. */
+ * run to its end; nonblocking: *request started; persistent: *request made for MPI_Start), as selection picks
+ * (coll_hdring_select.h) when it is on. At coll_hdring_verbose >= 1 rank 0 traces the call's decision, at 2
+ * whether its schedule was built or cached. An Open MPI status. */
 static inline __opal_attribute_always_inline__ int call(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm, const mca_coll_hdring_args_t *a,
                        mca_coll_hdring_kind_t kind, struct ompi_request_t **request)
 {
     const mca_coll_hdring_prepared_t *prev = m->newest;
-    mca_coll_hdring_prepared_t *p = mca_coll_hdring_prepared_get(m, comm, a);
+    int pick = HDRING_PICK_MODEL;
+    bool settled = true;
+    if (OPAL_UNLIKELY(m->selecting)) {
+        mca_coll_hdring_range_t *trying;
+        pick = mca_coll_hdring_select_pick(m, a, kind, &settled, &trying);
+        if (NULL != trying) {
+            return trial(m, comm, a, trying);
+        }
+    }
+    mca_coll_hdring_prepared_t *p = mca_coll_hdring_prepared_get(m, comm, a, pick);
     if (OPAL_UNLIKELY(NULL == p)) {
-        return unprepared(m, comm, a, kind, request);
+        return unprepared(m, comm, a, pick, kind, request);
+    }
+    if (OPAL_UNLIKELY(p->settled != settled)) {
+        mca_coll_hdring_prepared_settle(p, settled);
     }
     if (OPAL_UNLIKELY(m->tracing) && traced(m, p, prev)) {
-        trace(m->setup, p, kind);
+        trace(m, p, a, kind, NULL);
     }
     if (OPAL_UNLIKELY(p->task->fallback)) {
         return fallback(m, comm, a, kind, request);
@@ -171,23 +213,28 @@ static inline __opal_attribute_always_inline__ int call(mca_coll_hdring_module_t
 
 /* The quick path of a blocking call: the module's most recent prepared call, when it is quick (coll_hdring_prepared.h)
  * and was made for a call like this one, which SAME compares field by field without making the call's arguments a
- * struct. */
-#define QUICK(SAME, SBUF, RBUF)                                                                                       \
+ * struct: run, or handed on to the fallback (HAND_ON, the fallback's call). */
+#define QUICK(SAME, SBUF, RBUF, HAND_ON)                                                                              \
     do {                                                                                                              \
         mca_coll_hdring_prepared_t *p_ = MODULE->newest;                                                              \
-        if (OPAL_LIKELY(NULL != p_ && p_->quick)) {                                                                  \
+        if (OPAL_LIKELY(NULL != p_ && MCA_COLL_HDRING_QUICK_NONE != p_->quick)) {                                    \
             const mca_coll_hdring_args_t *c = &p_->call;                                                             \
             if (OPAL_LIKELY(SAME)) {                                                                                 \
-                return mca_coll_hdring_prepared_run_plain(p_, SBUF, RBUF);                                           \
+                if (OPAL_LIKELY(MCA_COLL_HDRING_QUICK_RUN == p_->quick)) {                                           \
+                    return mca_coll_hdring_prepared_run_plain(p_, SBUF, RBUF);                                       \
+                }                                                                                                     \
+                return HAND_ON;                                                                                       \
             }                                                                                                         \
         }                                                                                                             \
     } while (0)
 #define SAME_IN_PLACE(SBUF) ((MPI_IN_PLACE == c->sbuf) == (MPI_IN_PLACE == (SBUF)))
-/* The same for a nonblocking call: the prepared call posted as its request. */
+#define FALLBACK(SLOT, ...) MODULE->fallback.coll_##SLOT(__VA_ARGS__, comm, MODULE->fallback.coll_##SLOT##_module)
+/* The same for a nonblocking call: the prepared call posted as its request (a call the blocking ones hand on takes
+ * hdring's fastest own algorithm instead: the slow path). */
 #define IQUICK(SAME, SBUF, RBUF)                                                                                      \
     do {                                                                                                              \
         mca_coll_hdring_prepared_t *p_ = MODULE->newest;                                                              \
-        if (OPAL_LIKELY(NULL != p_ && p_->quick)) {                                                                  \
+        if (OPAL_LIKELY(NULL != p_ && MCA_COLL_HDRING_QUICK_RUN == p_->quick)) {                                     \
             const mca_coll_hdring_args_t *c = &p_->call;                                                             \
             if (OPAL_LIKELY(SAME)) {                                                                                 \
                 mca_coll_hdring_prepared_ipost(p_, SBUF, RBUF, ompi_coll_base_nbc_reserve_tags(comm, 1), request);   \
@@ -201,7 +248,7 @@ int mca_coll_hdring_allreduce(const void *sbuf, void *rbuf, int count, struct om
 {
     QUICK(MCA_COLL_HDRING_ALLREDUCE == c->coll && c->dtype == dtype && c->op == op && c->count == (size_t) count &&
               SAME_IN_PLACE(sbuf),
-          sbuf, rbuf);
+          sbuf, rbuf, FALLBACK(allreduce, sbuf, rbuf, count, dtype, op));
     const mca_coll_hdring_args_t a = ALLREDUCE;
     return call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
 }
@@ -220,7 +267,7 @@ int mca_coll_hdring_reduce_scatter_block(const void *sbuf, void *rbuf, int rcoun
 {
     QUICK(MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK == c->coll && c->dtype == dtype && c->op == op &&
               c->count == (size_t) rcount && SAME_IN_PLACE(sbuf),
-          sbuf, rbuf);
+          sbuf, rbuf, FALLBACK(reduce_scatter_block, sbuf, rbuf, rcount, dtype, op));
     const mca_coll_hdring_args_t a = REDUCE_SCATTER_BLOCK;
     return call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
 }
@@ -231,7 +278,7 @@ int mca_coll_hdring_allgather(const void *sbuf, int scount, struct ompi_datatype
 {
     QUICK(MCA_COLL_HDRING_ALLGATHER == c->coll && c->dtype == rdtype && c->count == (size_t) rcount &&
               SAME_IN_PLACE(sbuf) && (MPI_IN_PLACE == sbuf || (c->sdtype == sdtype && c->scount == scount)),
-          sbuf, rbuf);
+          sbuf, rbuf, FALLBACK(allgather, sbuf, scount, sdtype, rbuf, rcount, rdtype));
     const mca_coll_hdring_args_t a = ALLGATHER;
     return call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
 }
@@ -240,7 +287,7 @@ int mca_coll_hdring_bcast(void *buf, int count, struct ompi_datatype_t *dtype, i
                           struct ompi_communicator_t *comm, mca_coll_base_module_t *module)
 {
     QUICK(MCA_COLL_HDRING_BCAST == c->coll && c->dtype == dtype && c->count == (size_t) count && c->root == root,
-          NULL, buf);
+          NULL, buf, FALLBACK(bcast, buf, count, dtype, root));
     const mca_coll_hdring_args_t a = BCAST;
     return call(MODULE, comm, &a, MCA_COLL_HDRING_BLOCKING, NULL);
 }

@@ -8,6 +8,7 @@
 
 #include "coll_hdring_build.h"
 #include "coll_hdring_module.h"
+#include "coll_hdring_decisions.h"
 #include "coll_hdring_prepared.h"
 #include "coll_hdring_setup.h"
 #include "coll_hdring_util.h"
@@ -56,6 +57,8 @@ static int hdring_close(void)
 {
     mca_coll_hdring_prepared_close();
     mca_coll_hdring_setup_forget_all();
+    mca_coll_hdring_decisions_close();
+    mca_coll_hdring_params_close();
     mca_coll_hdring_util_close();
     return OMPI_SUCCESS;
 }

@@ -24,6 +24,7 @@
 #include "coll_hdring_decision.h"
 #include "coll_hdring_util.h"
 #include "hdring_cost.h"
+#include "hdring_select.h"
 
 static hdring_model_t model_of(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, bool ordered)
 {
@@ -63,12 +64,14 @@ static void no_phases(hdring_alg_t *phase)
     }
 }
 
-static void choose_forced(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes,
-                          bool ordered, int forced, mca_coll_hdring_choice_t *choice)
+/* Algorithm `alg`, forced (why FORCED) or picked (PICKED): the fallback where it cannot keep the operands' order,
+ * its flat algorithm for a hierarchical one on nodes of unequal size, the model's phases for a hierarchical one. */
+static void choose_alg(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes, bool ordered,
+                       hdring_alg_t alg, mca_coll_hdring_why_t why, mca_coll_hdring_choice_t *choice)
 {
-    const hdring_algorithm_t *row = hdring_algorithm(hdring_alg_by_value(mca_coll_hdring_core_coll(coll), forced));
+    const hdring_algorithm_t *row = hdring_algorithm(alg);
     choice->c.alg = row->id;
-    choice->why = MCA_COLL_HDRING_WHY_FORCED;
+    choice->why = why;
     if (ordered && !row->keeps_order) {
         choice->fallback = true;
         choice->why = MCA_COLL_HDRING_WHY_UNORDERED;
@@ -82,7 +85,7 @@ static void choose_forced(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll
     }
 }
 
-static void choose(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes, bool ordered,
+static void choose(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes, bool ordered, int pick,
                    mca_coll_hdring_choice_t *choice)
 {
     const int forced = s->config.algorithm[coll];
@@ -90,8 +93,19 @@ static void choose(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size
     choice->fallback = false;
     choice->lo = choice->hi = 0;
     no_phases(choice->c.phase);
+    if (HDRING_PICK_FALLBACK == pick) {
+        choice->fallback = true;
+        choice->c.alg = HDRING_ALG_NONE;
+        choice->why = MCA_COLL_HDRING_WHY_PICKED;
+        return;
+    }
+    if (HDRING_PICK_MODEL != pick) {
+        choose_alg(s, coll, bytes, ordered, (hdring_alg_t) pick, MCA_COLL_HDRING_WHY_PICKED, choice);
+        return;
+    }
     if (0 != forced) {
-        choose_forced(s, coll, bytes, ordered, forced, choice);
+        choose_alg(s, coll, bytes, ordered, hdring_alg_by_value(mca_coll_hdring_core_coll(coll), forced),
+                   MCA_COLL_HDRING_WHY_FORCED, choice);
         return;
     }
     const hdring_plan_segment_t *seg = hdring_plan_lookup(plan_of(s, coll, ordered), bytes, &choice->lo);
@@ -167,6 +181,9 @@ void mca_coll_hdring_describe(const mca_coll_hdring_setup_t *s, mca_coll_hdring_
                  "forced by coll_hdring_%s_algorithm: %s reorders operands and the op is not commutative", coll,
                  hdring_alg_name(choice->c.alg));
         break;
+    case MCA_COLL_HDRING_WHY_PICKED:
+        snprintf(reason, sizeof(reason), "coll_hdring_select or coll_hdring_decisions_file%s", details);
+        break;
     case MCA_COLL_HDRING_WHY_UNEVEN:
         snprintf(reason, sizeof(reason),
                  "forced %s by coll_hdring_%s_algorithm, but the nodes hold different numbers of ranks%s: its flat "
@@ -190,8 +207,38 @@ void mca_coll_hdring_describe(const mca_coll_hdring_setup_t *s, mca_coll_hdring_
 }
 
 void mca_coll_hdring_decide(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes, bool ordered,
-                            mca_coll_hdring_choice_t *choice)
+                            int pick, mca_coll_hdring_choice_t *choice)
 {
-    choose(s, coll, bytes, ordered, choice);
+    choose(s, coll, bytes, ordered, pick, choice);
     choose_segment(s, coll, bytes, ordered, choice);
+}
+
+int mca_coll_hdring_candidates(mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, size_t bytes, bool ordered,
+                               bool fallback, int *picks, size_t *lo, size_t *hi, int *model)
+{
+    *lo = 0;
+    *hi = SIZE_MAX;
+    *model = HDRING_PICK_MODEL;
+    if (0 != s->config.algorithm[coll]) {
+        return 0;
+    }
+    const hdring_plan_segment_t *seg = hdring_plan_lookup(plan_of(s, coll, ordered), bytes, lo);
+    *hi = seg->upto;
+    *model = (int) seg->alg;
+    if (HDRING_WHY_MODEL != seg->why) {
+        return 0;
+    }
+    const hdring_model_t m = model_of(s, coll, ordered);
+    return hdring_select_candidates(mca_coll_hdring_core_coll(coll), &m, (double) bytes, seg->alg, fallback, picks);
+}
+
+bool mca_coll_hdring_pick_applies(const mca_coll_hdring_setup_t *s, mca_coll_hdring_coll_t coll, bool ordered,
+                                  int pick)
+{
+    if (HDRING_PICK_FALLBACK == pick || HDRING_PICK_MODEL == pick) {
+        return true;
+    }
+    const hdring_algorithm_t *row = hdring_algorithm((hdring_alg_t) pick);
+    return NULL != row && row->coll == mca_coll_hdring_core_coll(coll) && (!ordered || row->keeps_order) &&
+           (HDRING_ALG_NONE == row->inner || (s->topo.shape.nodes > 1 && s->topo.shape.ppn > 1));
 }

@@ -23,6 +23,7 @@
 #include "coll_hdring_call.h"
 #include "coll_hdring_memory.h"
 #include "coll_hdring_prepared.h"
+#include "coll_hdring_select.h"
 #include "coll_hdring_setup.h"
 #include "coll_hdring_tolerant.h"
 #include "coll_hdring_util.h"
@@ -61,6 +62,8 @@ static void hdring_module_construct(mca_coll_hdring_module_t *m)
     m->newest = m->oldest = NULL;
     m->nprepared = 0;
     m->tracing = false;
+    m->selecting = false;
+    m->select = NULL;
     m->scratch = (mca_coll_hdring_scratch_t) {0};
 }
 
@@ -72,7 +75,7 @@ static void hdring_module_destruct(mca_coll_hdring_module_t *m)
         mca_coll_hdring_setup_release(m->setup);
     }
     mca_coll_hdring_scratch_free(&m->scratch);
-
+    mca_coll_hdring_select_free(m->select);
 }
 
 OBJ_CLASS_INSTANCE(mca_coll_hdring_module_t, mca_coll_base_module_t, hdring_module_construct,
@@ -106,6 +109,10 @@ mca_coll_base_module_t *mca_coll_hdring_comm_query(struct ompi_communicator_t *c
     }
     mca_coll_hdring_module_t *m = OBJ_NEW(mca_coll_hdring_module_t);
     if (NULL == m) {
+        return NULL;
+    }
+    if (NULL == (m->select = mca_coll_hdring_select_new())) { /* now, not later on some ranks only */
+        OBJ_RELEASE(m);
         return NULL;
     }
     m->super.coll_module_enable = hdring_module_enable;
@@ -195,9 +202,13 @@ static int hdring_module_enable(mca_coll_base_module_t *module, struct ompi_comm
     m->tracing = 0 != cfg.verbose || 0 != cfg.trace_changes;
     if (OMPI_SUCCESS != rc) {
         release_fallback(m);
-    } else if (MCA_COLL_HDRING_TOLERANT_POSSIBLE && 0 != cfg.tolerant) {
+        return rc;
+    }
+    const bool tolerant = MCA_COLL_HDRING_TOLERANT_POSSIBLE && 0 != cfg.tolerant;
+    if (tolerant) {
         m->super.coll_allreduce = mca_coll_hdring_tolerant_allreduce; /* it runs plain_allreduce first */
     }
+    mca_coll_hdring_select_enable(m, tolerant);
     return rc;
 }
 

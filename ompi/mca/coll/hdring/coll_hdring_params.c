@@ -414,6 +414,7 @@ typedef struct decisive {
     char name[64];   /* without coll_hdring_ */
     size_t offset;   /* of its value in mca_coll_hdring_config_t */
     mca_base_var_type_t type;
+    bool file;       /* a file's name: its value is a hash of the name and of the file's text */
 } decisive_t;
 
 static decisive_t decisive[MCA_COLL_HDRING_MAX_DECISIVE];
@@ -432,8 +433,58 @@ static int register_decisive(const char *name, const char *help, mca_base_var_ty
         snprintf(d->name, sizeof(d->name), "%s", name);
         d->offset = (size_t) ((char *) storage - (char *) &config);
         d->type = type;
+        d->file = false;
     }
     return rc;
+}
+
+/* ---- files a parameter names, read once ---- */
+
+#define MAX_FILES 4
+static struct {
+    char *path, *text;
+    int error;
+} files[MAX_FILES];
+static int nfiles;
+
+const char *mca_coll_hdring_params_file_text(const char *path, int *error)
+{
+    OPAL_THREAD_LOCK(&mca_coll_hdring_lock);
+    int f = 0;
+    while (f < nfiles && 0 != strcmp(files[f].path, path)) {
+        ++f;
+    }
+    if (f == nfiles && nfiles < MAX_FILES && NULL != (files[f].path = strdup(path))) {
+        ++nfiles;
+        files[f].text = NULL;
+        files[f].error = 0;
+        errno = 0;
+        FILE *in = fopen(path, "r");
+        long size = -1;
+        if (NULL == in || 0 != fseek(in, 0, SEEK_END) || (size = ftell(in)) < 0 || 0 != fseek(in, 0, SEEK_SET) ||
+            NULL == (files[f].text = calloc((size_t) size + 1, 1)) ||
+            fread(files[f].text, 1, (size_t) size, in) != (size_t) size) {
+            files[f].error = 0 != errno ? errno : EIO;
+            free(files[f].text);
+            files[f].text = NULL;
+        }
+        if (NULL != in) {
+            fclose(in);
+        }
+    }
+    const char *text = f < nfiles ? files[f].text : NULL;
+    *error = f < nfiles ? files[f].error : ENOMEM;
+    OPAL_THREAD_UNLOCK(&mca_coll_hdring_lock);
+    return text;
+}
+
+void mca_coll_hdring_params_close(void)
+{
+    for (int f = 0; f < nfiles; ++f) {
+        free(files[f].path);
+        free(files[f].text);
+    }
+    nfiles = 0;
 }
 
 int mca_coll_hdring_decisive_count(void) { return ndecisive; }
@@ -457,6 +508,12 @@ uint64_t mca_coll_hdring_decisive_value(const mca_coll_hdring_config_t *cfg, int
     case MCA_BASE_VAR_TYPE_STRING: { /* a hash of the text; unset and empty alike */
         const char *text = *(char *const *) at;
         value = mca_coll_hdring_hash(MCA_COLL_HDRING_HASH_SEED, text, NULL == text ? 0 : strlen(text));
+        if (decisive[i].file && NULL != text && '\0' != text[0]) { /* and of the file's text */
+            int error;
+            const char *content = mca_coll_hdring_params_file_text(text, &error);
+            value = mca_coll_hdring_hash(value, &error, sizeof(error));
+            value = NULL == content ? value : mca_coll_hdring_hash(value, content, strlen(content));
+        }
         break;
     }
     default:
@@ -723,6 +780,51 @@ int mca_coll_hdring_params_register(const mca_base_component_t *owner)
     if (OMPI_SUCCESS != rc) {
         return rc;
     }
+    static mca_base_var_enum_value_t select_values[] = {{MCA_COLL_HDRING_SELECT_MODEL, "model"},
+                                                        {MCA_COLL_HDRING_SELECT_AUTO, "auto"},
+                                                        {MCA_COLL_HDRING_SELECT_MEASURED, "measured"},
+                                                        {0, NULL}};
+    mca_base_var_enum_t *select_enum = NULL;
+    rc = mca_base_var_enum_create("coll_hdring_selects", select_values, &select_enum);
+    if (OPAL_SUCCESS != rc) {
+        return rc;
+    }
+    cfg->select = MCA_COLL_HDRING_SELECT_AUTO;
+    rc = register_decisive("select",
+                           "How the automatic choice decides, where no coll_hdring_<coll>_algorithm, threshold or "
+                           "coll_hdring_decisions_file entry does. auto (default): a blocking call whose result no "
+                           "algorithm can change (allgather, bcast, and predefined reductions of integers) is "
+                           "measured: the "
+                           "first calls of each size range (at most a factor of 2 wide) try the cost model's best "
+                           "algorithms and the fallback (the component hdring would hand the call to), each a few "
+                           "times in turn; all ranks then agree, from the slowest rank's times, on the fastest, and "
+                           "keep it. The model's choice stays unless another is clearly faster. Other calls "
+                           "(floating-point and user-defined reductions) follow the model, so that every run of a job "
+                           "gives the same bits. measured: every blocking call is measured; floating-point results "
+                           "may then differ in their last bits from run to run (on every rank alike), unless a "
+                           "decisions file fixes the choices. model: nothing is measured. Nonblocking and persistent "
+                           "calls use what blocking calls decided (the fastest of hdring's own when that was the "
+                           "fallback), or the model. Set it alike on every rank",
+                           MCA_BASE_VAR_TYPE_INT, select_enum, OPAL_INFO_LVL_4, &cfg->select);
+    OBJ_RELEASE(select_enum);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    cfg->decisions_file = NULL;
+    rc = register_decisive("decisions_file",
+                           "A file of decisions: which algorithm (or fallback) serves a collective of a size range "
+                           "on communicators of a size and ranks per node, one per line (\"4 4 allreduce 1024 2047 "
+                           "rhd\"; README: Tuning). Read when the first communicator is created; its decisions "
+                           "win over the model and over measuring (coll_hdring_select), so a job that reads one "
+                           "measures only what it lacks. At MPI_Finalize rank 0 of MPI_COMM_WORLD adds what its "
+                           "communicators measured, replacing the file at once (a new file, renamed). A missing file "
+                           "starts empty; lines hdring cannot read are "
+                           "reported and ignored. Every rank must read the same text",
+                           MCA_BASE_VAR_TYPE_STRING, NULL, OPAL_INFO_LVL_4, &cfg->decisions_file);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    decisive[ndecisive - 1].file = true;
     cfg->check_parameters = 1;
     rc = register_var("check_parameters",
                       "Which new communicators check that all their ranks run with the same values of the parameters "

@@ -60,7 +60,16 @@ typedef struct mca_coll_hdring_config {
     int check_parameters;        /* which new communicators check that their ranks share the decisive parameters */
     int tolerant;                /* ULFM: an allreduce that loses a rank completes on its survivors */
     int calibrate;               /* measure the network at MPI_COMM_WORLD's creation (coll_hdring_network.h) */
+    int select;                  /* MCA_COLL_HDRING_SELECT_*: which calls measure their candidates */
+    char *decisions_file;        /* read when the first communicator is created, written at MPI_Finalize */
 } mca_coll_hdring_config_t;
+
+/* coll_hdring_select. */
+enum {
+    MCA_COLL_HDRING_SELECT_MODEL,    /* the model decides every call */
+    MCA_COLL_HDRING_SELECT_AUTO,     /* calls whose result no algorithm changes measure; the rest: the model */
+    MCA_COLL_HDRING_SELECT_MEASURED, /* every call measures */
+};
 
 /* coll_hdring_priority: read each time a communicator is created. */
 extern int mca_coll_hdring_priority;
@@ -73,6 +82,12 @@ unsigned mca_coll_hdring_config_snapshot(mca_coll_hdring_config_t *cfg);
 /* The network as measured (latency in us, bandwidths in MB/s, the same on every rank): from now on snapshots take
  * these for the model_network_* parameters left at their defaults (a value set anywhere wins). */
 void mca_coll_hdring_params_measured(double latency_us, double bandwidth_mbs, double exchange_mbs);
+
+/* The text of the file at `path`, read once per process (NULL, with *error the errno, when it cannot be read): the
+ * same text for the check of the decisive parameters and for the decisions it holds. */
+const char *mca_coll_hdring_params_file_text(const char *path, int *error);
+/* At the component's close: the files' texts let go. */
+void mca_coll_hdring_params_close(void);
 
 /* Reports, once, the parameter values hdring could not read and the defaults it kept instead. An algorithm name
  * it does not know stops the job (true: the caller aborts it) unless coll_hdring_check_parameters is 0: a job that

@@ -12,6 +12,8 @@
  */
 #include "coll_hdring_prepared.h"
 
+#include "hdring_select.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +45,9 @@ static void construct(mca_coll_hdring_prepared_t *p)
     p->scratch = (mca_coll_hdring_scratch_t) {0};
     p->own_scratch = NULL;
     p->packed = NULL;
-    p->plain = p->quick = false;
+    p->plain = p->settled = false;
+    p->pick = HDRING_PICK_MODEL;
+    p->quick = MCA_COLL_HDRING_QUICK_NONE;
     p->resolved = NULL;
     p->memory = NULL;
     p->copies = NULL;
@@ -284,9 +288,9 @@ static int prepare_run(mca_coll_hdring_prepared_t *p, struct ompi_communicator_t
     return rc;
 }
 
-/* A new prepared call for call a on m's communicator: NULL without memory. */
+/* A new prepared call for call a served by `pick` on m's communicator, not settled: NULL without memory. */
 static mca_coll_hdring_prepared_t *prepare(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
-                                           const mca_coll_hdring_args_t *a)
+                                           const mca_coll_hdring_args_t *a, int pick)
 {
     mca_coll_hdring_prepared_t *p = OBJ_NEW(mca_coll_hdring_prepared_t);
     if (NULL == p) {
@@ -294,8 +298,9 @@ static mca_coll_hdring_prepared_t *prepare(mca_coll_hdring_module_t *m, struct o
     }
     p->module = m;
     p->comm = comm;
+    p->pick = pick;
     mca_coll_hdring_key_t key;
-    mca_coll_hdring_key_of(a, m->setup->p, &key);
+    mca_coll_hdring_key_of(a, m->setup->p, pick, &key);
     if (!remember(p, a, m->setup->p) || NULL == (p->task = mca_coll_hdring_task_get(m->setup, &key, &p->built)) ||
         OMPI_SUCCESS != prepare_run(p, comm, a)) {
         OBJ_RELEASE(p);
@@ -303,7 +308,6 @@ static mca_coll_hdring_prepared_t *prepare(mca_coll_hdring_module_t *m, struct o
     }
     p->scratch.limit = m->setup->config.scratch_cache_bytes;
     p->tag = mca_coll_hdring_coll_tag(a->coll);
-    p->quick = p->plain && !p->task->fallback && !m->tracing;
     return p;
 }
 
@@ -338,11 +342,11 @@ static void trim(mca_coll_hdring_module_t *m)
 
 mca_coll_hdring_prepared_t *mca_coll_hdring_prepared_find(mca_coll_hdring_module_t *m,
                                                           struct ompi_communicator_t *comm,
-                                                          const mca_coll_hdring_args_t *a)
+                                                          const mca_coll_hdring_args_t *a, int pick)
 {
     OPAL_THREAD_LOCK(&mca_coll_hdring_lock); /* requests on other threads take and give back theirs */
     mca_coll_hdring_prepared_t *p = m->newest;
-    while (NULL != p && (p->in_use || !mca_coll_hdring_prepared_for(p, a))) {
+    while (NULL != p && (p->in_use || !mca_coll_hdring_prepared_for(p, a, pick))) {
         p = p->older;
     }
     if (NULL != p) {
@@ -354,7 +358,7 @@ mca_coll_hdring_prepared_t *mca_coll_hdring_prepared_find(mca_coll_hdring_module
         p->built = false;
         return p;
     }
-    if (NULL == (p = prepare(m, comm, a))) {
+    if (NULL == (p = prepare(m, comm, a, pick))) {
         return NULL;
     }
     OPAL_THREAD_LOCK(&mca_coll_hdring_lock);
@@ -446,7 +450,7 @@ int mca_coll_hdring_prepared_run(mca_coll_hdring_prepared_t *p, const mca_coll_h
 /* ---- a call without memory for its preparation ---- */
 
 int mca_coll_hdring_prepared_unbuilt(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
-                                     const mca_coll_hdring_args_t *a, int tag)
+                                     const mca_coll_hdring_args_t *a, int pick, int tag)
 {
     mca_coll_hdring_task_t task;
     mca_coll_hdring_key_t key;
@@ -455,7 +459,7 @@ int mca_coll_hdring_prepared_unbuilt(mca_coll_hdring_module_t *m, struct ompi_co
     if (!mca_coll_hdring_tables_reserve(&tables)) {
         return OMPI_ERR_OUT_OF_RESOURCE; /* another thread short of memory has the reserve */
     }
-    mca_coll_hdring_key_of(a, m->setup->p, &key);
+    mca_coll_hdring_key_of(a, m->setup->p, pick, &key);
     int rc = OMPI_ERR_OUT_OF_RESOURCE;
     if (mca_coll_hdring_task_fill(m->setup, &key, &task, displ, 257, &tables)) {
         rc = OMPI_ERR_NOT_SUPPORTED; /* the fallback's: the caller hands the call on */
@@ -554,7 +558,8 @@ static void start(mca_coll_hdring_prepared_t *p)
         return;
     }
     if (OPAL_UNLIKELY(NULL == p->task)) {
-        r->req_status.MPI_ERROR = mca_coll_hdring_prepared_unbuilt(p->module, p->comm, &p->args, p->t.w.tag);
+        r->req_status.MPI_ERROR = mca_coll_hdring_prepared_unbuilt(p->module, p->comm, &p->args, p->pick,
+                                                                   p->t.w.tag);
         ompi_request_complete(r, true);
         return;
     }
@@ -606,7 +611,7 @@ static int request_free(struct ompi_request_t **request)
     *request = MPI_REQUEST_NULL;
     OPAL_THREAD_LOCK(&mca_coll_hdring_lock);
     p->in_use = false;
-    p->quick = NULL != p->task && p->plain && !p->task->fallback && !m->tracing;
+    p->quick = mca_coll_hdring_prepared_quick_of(p);
     if (NULL == p->task) { /* a reserve's: back to the reserve */
         unprepare(p);
         reserve[nreserve++] = p;
@@ -630,7 +635,7 @@ void mca_coll_hdring_prepared_post(mca_coll_hdring_prepared_t *p, const mca_coll
 {
     const bool persistent = MCA_COLL_HDRING_PERSISTENT == kind;
     p->in_use = true;
-    p->quick = false;
+    p->quick = MCA_COLL_HDRING_QUICK_NONE;
     p->kind = kind;
     p->args = *a;
     p->t.w.tag = tag;
@@ -648,7 +653,7 @@ void mca_coll_hdring_prepared_ipost(mca_coll_hdring_prepared_t *p, const void *s
                                     struct ompi_request_t **request)
 {
     p->in_use = true;
-    p->quick = false;
+    p->quick = MCA_COLL_HDRING_QUICK_NONE;
     p->kind = MCA_COLL_HDRING_NONBLOCKING;
     p->args.sbuf = sbuf;
     p->args.rbuf = rbuf;
@@ -662,7 +667,7 @@ void mca_coll_hdring_prepared_ipost(mca_coll_hdring_prepared_t *p, const void *s
 }
 
 mca_coll_hdring_prepared_t *mca_coll_hdring_prepared_reserve(mca_coll_hdring_module_t *m,
-                                                             struct ompi_communicator_t *comm)
+                                                             struct ompi_communicator_t *comm, int pick)
 {
     if (!registered) { /* nothing would advance a request */
         return NULL;
@@ -673,6 +678,7 @@ mca_coll_hdring_prepared_t *mca_coll_hdring_prepared_reserve(mca_coll_hdring_mod
     if (NULL != p) { /* what start needs of it (posting gives it the call) */
         p->module = m;
         p->comm = comm;
+        p->pick = pick;
         p->in_use = true;
     }
     return p;

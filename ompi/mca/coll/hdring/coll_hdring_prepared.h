@@ -50,8 +50,10 @@ typedef struct mca_coll_hdring_prepared {
     bool in_use;                    /* a request's, until the request is freed */
     mca_coll_hdring_kind_t kind;    /* of the call using it */
     int tag;                        /* of its blocking calls' messages */
+    int pick;                       /* what serves it (hdring_select.h): the model's choice, a picked one */
+    bool settled;                   /* its pick is final for calls like it (not under measurement) */
     bool plain;                     /* a recorded run with nothing around its algorithm but scratch */
-    bool quick;                     /* plain, not in use, not handed on, not traced: the slots' quick path */
+    unsigned char quick;            /* MCA_COLL_HDRING_QUICK_*: what the slots' quick path does with it */
     ptrdiff_t out_shift;            /* OUT's element 0 from the receive buffer (a bcast on bytes: the lower bound) */
     mca_coll_hdring_scratch_layout_t layout;
     mca_coll_hdring_scratch_t scratch; /* a request's scratch, kept from start to start and call to call */
@@ -65,13 +67,35 @@ typedef struct mca_coll_hdring_prepared {
 
 OBJ_CLASS_DECLARATION(mca_coll_hdring_prepared_t);
 
-/* Whether p was prepared for a call like a (the same datatypes, op, counts, root and MPI_IN_PLACE). An allgather in
- * place has no send type: MPI ignores it, and so does this. */
-static inline bool mca_coll_hdring_prepared_for(const mca_coll_hdring_prepared_t *p, const mca_coll_hdring_args_t *a)
+/* The quick path of the module's slots (coll_hdring_call.c) for its most recent prepared call: settled, not in use,
+ * not traced, and either plain (run it) or handed on (call the fallback). */
+enum { MCA_COLL_HDRING_QUICK_NONE, MCA_COLL_HDRING_QUICK_RUN, MCA_COLL_HDRING_QUICK_HAND_ON };
+
+static inline unsigned char mca_coll_hdring_prepared_quick_of(const mca_coll_hdring_prepared_t *p)
+{
+    if (!p->settled || p->in_use || NULL == p->task || p->module->tracing) {
+        return MCA_COLL_HDRING_QUICK_NONE;
+    }
+    return p->task->fallback ? MCA_COLL_HDRING_QUICK_HAND_ON
+           : p->plain        ? MCA_COLL_HDRING_QUICK_RUN
+                             : MCA_COLL_HDRING_QUICK_NONE;
+}
+
+/* p's pick final (or not) for calls like it. */
+static inline void mca_coll_hdring_prepared_settle(mca_coll_hdring_prepared_t *p, bool settled)
+{
+    p->settled = settled;
+    p->quick = mca_coll_hdring_prepared_quick_of(p);
+}
+
+/* Whether p was prepared for a call like a served by `pick` (the same datatypes, op, counts, root and MPI_IN_PLACE).
+ * An allgather in place has no send type: MPI ignores it, and so does this. */
+static inline bool mca_coll_hdring_prepared_for(const mca_coll_hdring_prepared_t *p, const mca_coll_hdring_args_t *a,
+                                                int pick)
 {
     const mca_coll_hdring_args_t *c = &p->call;
     const bool in_place = MPI_IN_PLACE == a->sbuf;
-    return c->coll == a->coll && c->dtype == a->dtype && c->op == a->op && c->count == a->count &&
+    return p->pick == pick && c->coll == a->coll && c->dtype == a->dtype && c->op == a->op && c->count == a->count &&
            c->root == a->root && (MPI_IN_PLACE == c->sbuf) == in_place &&
            (in_place || (c->sdtype == a->sdtype && c->scount == a->scount)) &&
            (NULL == c->rcounts || 0 == memcmp(c->rcounts, a->rcounts, (size_t) p->t.xport.size * sizeof(int)));
@@ -80,17 +104,18 @@ static inline bool mca_coll_hdring_prepared_for(const mca_coll_hdring_prepared_t
 /* The slow half of mca_coll_hdring_prepared_get. */
 mca_coll_hdring_prepared_t *mca_coll_hdring_prepared_find(mca_coll_hdring_module_t *m,
                                                           struct ompi_communicator_t *comm,
-                                                          const mca_coll_hdring_args_t *a);
-/* The prepared call for call a on module m's communicator comm, not in use: the most recent one (most calls repeat
- * the one before), one found further down the module's list, or one made now. NULL without memory for it. */
+                                                          const mca_coll_hdring_args_t *a, int pick);
+/* The prepared call for call a served by `pick` on module m's communicator comm, not in use: the most recent one
+ * (most calls repeat the one before), one found further down the module's list, or one made now (not settled).
+ * NULL without memory for it. */
 static inline mca_coll_hdring_prepared_t *mca_coll_hdring_prepared_get(mca_coll_hdring_module_t *m,
                                                                        struct ompi_communicator_t *comm,
-                                                                       const mca_coll_hdring_args_t *a)
+                                                                       const mca_coll_hdring_args_t *a, int pick)
 {
     mca_coll_hdring_prepared_t *p = m->newest;
-    return OPAL_LIKELY(NULL != p && !p->in_use && mca_coll_hdring_prepared_for(p, a))
+    return OPAL_LIKELY(NULL != p && !p->in_use && mca_coll_hdring_prepared_for(p, a, pick))
                ? p
-               : mca_coll_hdring_prepared_find(m, comm, a);
+               : mca_coll_hdring_prepared_find(m, comm, a, pick);
 }
 
 /* Runs p, prepared for a call like a, on a's buffers to its end: an Open MPI status. */
@@ -111,11 +136,12 @@ void mca_coll_hdring_prepared_ipost(mca_coll_hdring_prepared_t *p, const void *s
  * goes, from a task decided without allocating, its tables in the process's reserve, so that the other ranks
  * still find every message (empty ones when it cannot run it either). Its Open MPI status. */
 int mca_coll_hdring_prepared_unbuilt(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
-                                     const mca_coll_hdring_args_t *a, int tag);
-/* A request for a nonblocking or persistent call this rank had no memory to prepare: one of the few made when the
- * component opened, which runs the call that way when started; NULL when they are all in use. Post it as any. */
+                                     const mca_coll_hdring_args_t *a, int pick, int tag);
+/* A request for a nonblocking or persistent call served by `pick` this rank had no memory to prepare: one of the few
+ * made when the component opened, which runs the call that way when started; NULL when they are all in use. Post
+ * it as any. */
 mca_coll_hdring_prepared_t *mca_coll_hdring_prepared_reserve(mca_coll_hdring_module_t *m,
-                                                             struct ompi_communicator_t *comm);
+                                                             struct ompi_communicator_t *comm, int pick);
 
 /* Every prepared call of m let go (when m goes: none is in use, their requests hold m). */
 void mca_coll_hdring_prepared_forget_all(mca_coll_hdring_module_t *m);

@@ -24,7 +24,7 @@
 #include "coll_hdring_memory.h"
 #include "coll_hdring_util.h"
 
-void mca_coll_hdring_key_of(const mca_coll_hdring_args_t *a, int p, mca_coll_hdring_key_t *key)
+void mca_coll_hdring_key_of(const mca_coll_hdring_args_t *a, int p, int pick, mca_coll_hdring_key_t *key)
 {
     size_t size;
     ptrdiff_t extent;
@@ -40,6 +40,7 @@ void mca_coll_hdring_key_of(const mca_coll_hdring_args_t *a, int p, mca_coll_hdr
     key->rcounts = NULL;
     key->nrcounts = 0;
     key->rcounts_hash = 0;
+    key->pick = pick;
     switch (a->coll) {
     case MCA_COLL_HDRING_REDUCE_SCATTER:
         key->count = 0;
@@ -65,7 +66,7 @@ bool mca_coll_hdring_key_equal(const mca_coll_hdring_key_t *a, const mca_coll_hd
 {
     if (a->coll != b->coll || a->flags != b->flags || a->root != b->root || a->count != b->count ||
         a->size != b->size || a->extent != b->extent || a->rcounts_hash != b->rcounts_hash ||
-        a->nrcounts != b->nrcounts) {
+        a->nrcounts != b->nrcounts || a->pick != b->pick) {
         return false;
     }
     return 0 == a->nrcounts || a->rcounts == b->rcounts ||
@@ -273,7 +274,7 @@ static bool decide_and_plan(mca_coll_hdring_setup_t *s, mca_coll_hdring_task_t *
     const bool ordered = 0 != (key->flags & MCA_COLL_HDRING_KEY_ORDERED);
     hdring_schedule_init(&task->sched);
     task->bytes = bytes_of(key, s->p);
-    mca_coll_hdring_decide(s, key->coll, task->bytes, ordered, &choice);
+    mca_coll_hdring_decide(s, key->coll, task->bytes, ordered, key->pick, &choice);
     task->fallback = choice.fallback;
     task->alg = choice.c.alg;
     mca_coll_hdring_describe(s, key->coll, task->bytes, ordered, &choice, task->trace, sizeof(task->trace));
@@ -284,7 +285,7 @@ bool mca_coll_hdring_task_falls_back(mca_coll_hdring_setup_t *s, const mca_coll_
 {
     mca_coll_hdring_choice_t choice;
     mca_coll_hdring_decide(s, key->coll, bytes_of(key, s->p), 0 != (key->flags & MCA_COLL_HDRING_KEY_ORDERED),
-                           &choice);
+                           key->pick, &choice);
     return choice.fallback;
 }
 

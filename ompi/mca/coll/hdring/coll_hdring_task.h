@@ -29,6 +29,7 @@ typedef struct mca_coll_hdring_key {
     const int *rcounts;    /* reduce_scatter: each block's count */
     int nrcounts;          /* how many: p for reduce_scatter, 0 otherwise */
     uint64_t rcounts_hash;
+    int pick;              /* HDRING_PICK_MODEL, or what measured selection or a decisions file picked */
 } mca_coll_hdring_key_t;
 
 enum {
@@ -65,8 +66,8 @@ typedef struct mca_coll_hdring_task {
 #define MCA_COLL_HDRING_CACHE_TASKS 128
 #define MCA_COLL_HDRING_CACHE_BYTES (64u << 20)
 
-/* The key of a call (buffers aside). */
-void mca_coll_hdring_key_of(const mca_coll_hdring_args_t *a, int p, mca_coll_hdring_key_t *key);
+/* The key of a call (buffers aside) served by `pick` (hdring_select.h). */
+void mca_coll_hdring_key_of(const mca_coll_hdring_args_t *a, int p, int pick, mca_coll_hdring_key_t *key);
 /* Whether two keys are equal (a reduce_scatter's counts compared by value). */
 bool mca_coll_hdring_key_equal(const mca_coll_hdring_key_t *a, const mca_coll_hdring_key_t *b);
 
