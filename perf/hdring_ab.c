@@ -15,7 +15,7 @@
  * should be 1: a control outside 1 +- 5% marks the size as noisy.
  *
  *   mpirun -np 4 hdring_ab [--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS]
- *                          [--csv FILE] [--compare | --churn] [--separated]
+ *                          [--csv FILE] [--compare | --churn | --explore] [--separated]
  *                          [--kind nonblocking|persistent [--against-blocking]]
  *
  * --compare times every hdring algorithm of each collective (one communicator each) and tuned, interleaved
@@ -28,6 +28,10 @@
  * one call of the collective, MPI_Comm_free, with coll_hdring_priority written before the batch so that the
  * duplicates go to hdring, to tuned or (control) to tuned. It measures what a communicator costs: selection,
  * hdring's locality exchange and its first-call plan.
+ *
+ * --explore times what measured selection (coll_hdring_select) costs an application: per size and round, the
+ * first 200 calls on a fresh duplicate bound to hdring (which measures its candidates in them) against 200 on the
+ * hdring duplicate that settled long ago, and on tuned; the median of fresh/settled.
  *
  * --separated times each call alone, as the OSU benchmarks do: a barrier before every call, and a sample is the
  * mean over ranks of their time per call (the barrier excluded) instead of the slowest rank's time for the
@@ -66,6 +70,7 @@
 #define MAX_SIZES 64
 #define MAX_ROUNDS 101
 #define MAX_BATCH (1 << 24) /* calls per sample */
+#define WARMUP_CALLS 50 /* per size and communicator: past hdring's measuring of its candidates (47 calls) */
 
 enum { COLL_ALLREDUCE, COLL_REDUCE_SCATTER, COLL_REDUCE_SCATTER_BLOCK, COLL_ALLGATHER, COLL_BCAST, NCOLLS };
 static const char *const coll_names[NCOLLS] = {"allreduce", "reduce_scatter", "reduce_scatter_block", "allgather",
@@ -80,6 +85,7 @@ typedef struct options {
     bool compare; /* time every hdring algorithm instead of hdring against tuned */
     bool churn;   /* time dup + one call + free instead of calls */
     bool separated; /* a barrier before every call, each timed alone */
+    bool explore;   /* time a fresh communicator's first calls against a settled one's */
     call_kind_t kind;
     bool against_blocking; /* baseline and control: hdring's blocking calls */
     int rounds;
@@ -450,8 +456,10 @@ static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
         if (!prepare(b, coll, o->sizes[si], &bytes)) {
             continue;
         }
-        for (int c = 0; c < 3; ++c) { /* warm up */
-            call(b, coll, bytes, b->comm[c]);
+        for (int c = 0; c < 3; ++c) { /* warm up, past hdring's measuring of its candidates (HDRING_SELECT_CALLS) */
+            for (int w = 0; w < WARMUP_CALLS; ++w) {
+                call(b, coll, bytes, b->comm[c]);
+            }
         }
         const int iters = batch_iters(b, o, coll, bytes);
         for (int r = 0; r < o->rounds; ++r) {
@@ -490,6 +498,67 @@ static void run(bench_t *b, const options_t *o, int coll, FILE *csv)
 /* The hdring algorithms of each collective, from its MCA enum (the registry's names), or --contenders. */
 static char alg_names[NCOLLS][1024];
 static const char *coll_algs[NCOLLS][MAX_CONTENDERS];
+
+/* --explore: what measured selection costs. Per size and round, EXPLORE_CALLS calls on a fresh duplicate bound to
+ * hdring (its first calls measure the candidates) against as many on the hdring communicator that settled long
+ * ago (running its winner from the start) and on tuned, in alternating order; the ratio fresh/settled per round,
+ * its median reported. */
+#define EXPLORE_CALLS 200
+static double timed_calls(const bench_t *b, int coll, size_t bytes, MPI_Comm comm)
+{
+    MPI_Barrier(b->book);
+    const double t0 = MPI_Wtime();
+    for (int i = 0; i < EXPLORE_CALLS; ++i) {
+        call(b, coll, bytes, comm);
+    }
+    double t = MPI_Wtime() - t0, slowest;
+    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, b->book);
+    return slowest;
+}
+
+static void run_explore(bench_t *b, const options_t *o, int coll)
+{
+    if (0 == b->rank) {
+        printf("# %s, %d ranks: the first %d calls on a fresh communicator (measuring) against %d on one settled "
+               "long ago; medians of %d rounds\n",
+               coll_names[coll], b->size, EXPLORE_CALLS, EXPLORE_CALLS, o->rounds);
+        printf("%-12s %14s %14s %12s %9s %9s %9s\n", "# size", "fresh (us)", "settled (us)", "tuned (us)",
+               "fresh/set", "min", "max");
+    }
+    for (int si = 0; si < o->nsizes; ++si) {
+        size_t bytes;
+        if (!prepare(b, coll, o->sizes[si], &bytes)) {
+            continue;
+        }
+        for (int w = 0; w < WARMUP_CALLS; ++w) {
+            call(b, coll, bytes, b->comm[0]);
+            call(b, coll, bytes, b->comm[1]);
+        }
+        double ratio[MAX_ROUNDS], fresh[MAX_ROUNDS], settled[MAX_ROUNDS], tuned[MAX_ROUNDS];
+        for (int r = 0; r < o->rounds; ++r) {
+            MPI_Comm dup;
+            MPI_Comm_dup(MPI_COMM_WORLD, &dup); /* hdring's priority is in force: a new module, nothing decided */
+            if (r % 2) {
+                settled[r] = timed_calls(b, coll, bytes, b->comm[0]);
+                fresh[r] = timed_calls(b, coll, bytes, dup);
+            } else {
+                fresh[r] = timed_calls(b, coll, bytes, dup);
+                settled[r] = timed_calls(b, coll, bytes, b->comm[0]);
+            }
+            tuned[r] = timed_calls(b, coll, bytes, b->comm[1]);
+            MPI_Comm_free(&dup);
+            ratio[r] = fresh[r] / settled[r];
+        }
+        if (0 == b->rank) {
+            char text[32];
+            const int n = o->rounds;
+            const double med = median(ratio, n); /* sorts */
+            const double lo = ratio[0], hi = ratio[n - 1];
+            printf("%-12s %14.1f %14.1f %12.1f %9.3f %9.3f %9.3f\n", size_text(bytes, text, sizeof(text)),
+                   median(fresh, n) * 1e6, median(settled, n) * 1e6, median(tuned, n) * 1e6, med, lo, hi);
+        }
+    }
+}
 
 static void list_algorithms(const char *contenders)
 {
@@ -580,7 +649,7 @@ static void usage(const char *why)
 {
     util_usage_exit("hdring_ab",
                     "[--coll LIST] [--sizes LIST|MIN:MAX] [--alg NAME] [--rounds N] [--batch-ms MS] [--csv FILE] "
-                    "[--compare [--contenders LIST] | --churn] [--separated] [--kind nonblocking|persistent "
+                    "[--compare [--contenders LIST] | --churn | --explore] [--separated] [--kind nonblocking|persistent "
                     "[--against-blocking]]\n(under "
                     "mpirun; the comment at the top "
                     "of perf/hdring_ab.c and perf/TOOLS.md say what each does)",
@@ -598,7 +667,7 @@ static void parse(int argc, char **argv, options_t *o)
         }
         const bool flag =
             0 == strcmp(arg, "--compare") || 0 == strcmp(arg, "--churn") || 0 == strcmp(arg, "--separated") ||
-            0 == strcmp(arg, "--against-blocking");
+            0 == strcmp(arg, "--against-blocking") || 0 == strcmp(arg, "--explore");
         if (NULL == val && !flag) {
             usage("missing value");
         }
@@ -636,6 +705,7 @@ static void parse(int argc, char **argv, options_t *o)
             o->compare |= 0 == strcmp(arg, "--compare");
             o->churn |= 0 == strcmp(arg, "--churn");
             o->separated |= 0 == strcmp(arg, "--separated");
+            o->explore |= 0 == strcmp(arg, "--explore");
             o->against_blocking |= 0 == strcmp(arg, "--against-blocking");
             --i; /* no value */
         } else if (0 == strcmp(arg, "--kind")) {
@@ -658,6 +728,9 @@ static void parse(int argc, char **argv, options_t *o)
     }
     if (o->compare && o->churn) {
         usage("--compare and --churn do not go together");
+    }
+    if (o->explore && (o->compare || o->churn || o->separated || KIND_BLOCKING != o->kind)) {
+        usage("--explore times blocking calls back to back, alone");
     }
     if (o->separated && o->churn) {
         usage("--separated times calls, --churn communicators: not both");
@@ -781,7 +854,11 @@ int main(int argc, char **argv)
     }
     for (int c = 0; c < NCOLLS; ++c) {
         if (o.colls[c]) {
-            (o.compare ? run_compare : run)(&b, &o, c, csv);
+            if (o.explore) {
+                run_explore(&b, &o, c);
+            } else {
+                (o.compare ? run_compare : run)(&b, &o, c, csv);
+            }
             print_cpus(&b);
         }
     }
