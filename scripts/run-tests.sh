@@ -53,7 +53,7 @@ elif [ -x "$OMPI5/bin/mpicc" ]; then
     HDRING_BUILD_DIR=_build-5.0 PATH="$OMPI5/bin:$PATH" scripts/build.sh --with-ompi="$OMPI5"
     path41=$PATH
     PATH=$OMPI5/bin:$PATH
-    check_in _build-5.0 HDRING_MPI_SUITES="${HDRING_OMPI5_SUITES:-foundation matrix nonblocking trace topology ulfm}" HDRING_MPI_SUBSET=ompi5
+    check_in _build-5.0 HDRING_MPI_SUITES="${HDRING_OMPI5_SUITES:-foundation matrix nonblocking trace select topology ulfm}" HDRING_MPI_SUBSET=ompi5
     PATH=$path41
 else
     echo "run-tests: no Open MPI 5.0 at $OMPI5 nor its tarball (../shared/ompi/): the 5.0 pass is skipped"
