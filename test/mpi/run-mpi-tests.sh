@@ -997,6 +997,18 @@ suite_select() {
         fail "the trace says each candidate's time, the winner and why, then the calls run it (np=4)" "exit status $rc"
     fi
 
+    # one rank made slow on purpose in the model's choice: its times count for all, so every rank drops it alike
+    mpi 4 "${measured[@]}" --mca coll_hdring_select_slow_rank 2 --mca coll_hdring_select_slow_us 3000 \
+        --mca coll_hdring_trace_changes 1 "$sel" --sizes 4096 --calls 60
+    rc=$?
+    if [ $rc -eq 0 ] && has 'measured .*-> [a-z_]+ \([a-z_]+: (the model.s choice was over|[0-9]+% faster than the model)' &&
+        has 'checks, 0 failures$'; then
+        pass "a rank slow in the model's choice makes every rank drop it: the slowest rank's times decide (np=4)"
+    else
+        fail "a rank slow in the model's choice makes every rank drop it: the slowest rank's times decide (np=4)" \
+            "exit status $rc"
+    fi
+
     # a decisions file: written by a job that measured, read by the next, which measures nothing
     dir=$(mktemp -d)
     mpi 4 "${measured[@]}" --mca coll_hdring_decisions_file "$dir/decisions" "$sel" --sizes 64,65536

@@ -825,6 +825,24 @@ int mca_coll_hdring_params_register(const mca_base_component_t *owner)
         return rc;
     }
     decisive[ndecisive - 1].file = true;
+    cfg->select_slow_rank = -1;
+    rc = register_var("select_slow_rank",
+                      "For tests of measured selection: this rank of every communicator (-1, default: none) spins "
+                      "coll_hdring_select_slow_us microseconds more in each timed trial call of the model's choice, so "
+                      "that the model's choice is slow on one rank only. Every rank must then still keep the same "
+                      "candidate, decided from the slowest rank's times",
+                      MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_9, &cfg->select_slow_rank);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
+    cfg->select_slow_us = 0;
+    rc = register_var("select_slow_us",
+                      "For tests: how many microseconds coll_hdring_select_slow_rank adds to each timed trial call of "
+                      "the model's choice (0, default: none)",
+                      MCA_BASE_VAR_TYPE_INT, NULL, OPAL_INFO_LVL_9, &cfg->select_slow_us);
+    if (OMPI_SUCCESS != rc) {
+        return rc;
+    }
     cfg->check_parameters = 1;
     rc = register_var("check_parameters",
                       "Which new communicators check that all their ranks run with the same values of the parameters "

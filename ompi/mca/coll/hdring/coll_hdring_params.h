@@ -62,6 +62,8 @@ typedef struct mca_coll_hdring_config {
     int calibrate;               /* measure the network at MPI_COMM_WORLD's creation (coll_hdring_network.h) */
     int select;                  /* MCA_COLL_HDRING_SELECT_*: which calls measure their candidates */
     char *decisions_file;        /* read when the first communicator is created, written at MPI_Finalize */
+    int select_slow_rank;        /* for tests: this rank's timed calls of the model's choice take select_slow_us */
+    int select_slow_us;          /*   longer (-1, 0: none) */
 } mca_coll_hdring_config_t;
 
 /* coll_hdring_select. */
