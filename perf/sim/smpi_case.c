@@ -265,7 +265,7 @@ double smpi_case_time(smpi_case_t *c, const hdring_choice_t *choice, int calls, 
     hdring_call_t h;
     void (*call)(void *) = NULL == choice ? mpi_call : hdring_call;
     void *arg = NULL == choice ? (void *) c : (void *) &h;
-    int good = 1, all_good = 1;
+    int good = 1;
     memset(&h, 0, sizeof(h));
     if (NULL != choice && !prepare(&h, c, choice)) {
         return -1;
@@ -282,7 +282,8 @@ double smpi_case_time(smpi_case_t *c, const hdring_choice_t *choice, int calls, 
         release(h.tmp, c->check);
         release(h.work, c->check);
     }
-    MPI_Reduce(&good, &all_good, 1, MPI_INT, MPI_MIN, 0, c->w->comm);
-    *ok = 1 == all_good;
+    double bad = !good;
+    smpi_allmax(c->w->comm, &bad, 1);
+    *ok = 0 == bad;
     return t;
 }

@@ -58,9 +58,9 @@ hdring_model_t smpi_case_model(const smpi_case_t *c);
  * hierarchical one without several nodes of several ranks). */
 bool smpi_case_choose(const smpi_case_t *c, hdring_alg_t forced, hdring_choice_t *choice);
 
-/* Times `calls` calls of hdring's choice (seconds, the slowest rank's, on rank 0), or of SMPI's collective
+/* Times `calls` calls of hdring's choice (seconds, the slowest rank's), or of SMPI's collective
  * (choice NULL: MPI_Allreduce etc., with whatever algorithm SMPI's configuration selects). With check, one call
- * first, its result verified: *ok (on rank 0) whether every rank's was right. Negative on an error. */
+ * first, its result verified: *ok whether every rank's was right. Negative on an error. */
 double smpi_case_time(smpi_case_t *c, const hdring_choice_t *choice, int calls, bool *ok);
 
 #endif

@@ -11,7 +11,7 @@
 
 #include "hdring_defaults.h"
 
-#define BARRIER_TAG 4243
+#define SETUP_TAG 4243
 #define PROBE_TAG 4244
 #define PROBE_ROUNDS 4
 #define SMALL_PROBE 8
@@ -27,18 +27,68 @@ double smpi_host_reduce_rate(void)
     return NULL == mbs ? 0 : atof(mbs) * 1e6;
 }
 
+/* The ranks' setup talks only point to point, in ceil(log2 p) rounds: SMPI's collectives would run the algorithm
+ * each run's --cfg selects for the collective under test (its default allgather posts p^2 messages, minutes at
+ * 256 ranks), and their time must not depend on it. */
+
+/* Round d of a dissemination: send `bytes` of out to rank + d, receive as many into in from rank - d. */
+static void disseminate(MPI_Comm comm, int rank, int p, int d, const void *out, void *in, int bytes)
+{
+    MPI_Request q[2];
+    MPI_Irecv(in, bytes, MPI_BYTE, (rank - d + p) % p, SETUP_TAG, comm, &q[0]);
+    MPI_Isend(out, bytes, MPI_BYTE, (rank + d) % p, SETUP_TAG, comm, &q[1]);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+}
+
 void smpi_barrier(MPI_Comm comm)
 {
     int rank, p;
     char out = 0, in;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &p);
-    for (int d = 1; d < p; d *= 2) { /* ceil(log2 p) rounds, every rank leaving in the same one */
+    for (int d = 1; d < p; d *= 2) { /* every rank leaves in the same round */
+        disseminate(comm, rank, p, d, &out, &in, 1);
+    }
+}
+
+void smpi_allmax(MPI_Comm comm, double *v, int n)
+{
+    int rank, p;
+    double in[SMPI_ALLMAX_MAX];
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    for (int d = 1; d < p; d *= 2) { /* a maximum may count a rank twice: after the rounds each has seen all */
+        disseminate(comm, rank, p, d, v, in, n * (int) sizeof(double));
+        for (int i = 0; i < n; ++i) {
+            v[i] = in[i] > v[i] ? in[i] : v[i];
+        }
+    }
+}
+
+/* Every rank's `mine` into all[0 .. p), rank r's at all[r] (Bruck's allgather: the blocks of ranks rank .. rank
+ * + 2^k - 1 travel together, to rank - 2^k, then are rotated into place). False without memory. */
+static bool allgather_int(MPI_Comm comm, int mine, int *all)
+{
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    int *held = malloc((size_t) p * sizeof(*held)); /* held[i]: the value of rank + i */
+    if (NULL == held) {
+        return false;
+    }
+    held[0] = mine;
+    for (int have = 1; have < p; have *= 2) {
+        const int n = have < p - have ? have : p - have;
         MPI_Request q[2];
-        MPI_Irecv(&in, 1, MPI_BYTE, (rank - d + p) % p, BARRIER_TAG, comm, &q[0]);
-        MPI_Isend(&out, 1, MPI_BYTE, (rank + d) % p, BARRIER_TAG, comm, &q[1]);
+        MPI_Irecv(&held[have], n * (int) sizeof(int), MPI_BYTE, (rank + have) % p, SETUP_TAG, comm, &q[0]);
+        MPI_Isend(held, n * (int) sizeof(int), MPI_BYTE, (rank - have + p) % p, SETUP_TAG, comm, &q[1]);
         MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
     }
+    for (int i = 0; i < p; ++i) {
+        all[(rank + i) % p] = held[i];
+    }
+    free(held);
+    return true;
 }
 
 double smpi_time_calls(MPI_Comm comm, int calls, void (*call)(void *arg), void *arg)
@@ -46,7 +96,7 @@ double smpi_time_calls(MPI_Comm comm, int calls, void (*call)(void *arg), void *
     smpi_barrier(comm);
     const double now = simgrid_get_clock();
     double latest = now;
-    MPI_Allreduce(&now, &latest, 1, MPI_DOUBLE, MPI_MAX, comm);
+    smpi_allmax(comm, &latest, 1);
     const double start = latest + START_MARGIN;
     if (simgrid_get_clock() > start) {
         fprintf(stderr, "hdring_smpi: the synchronized start came too late; times include the skew\n");
@@ -55,9 +105,8 @@ double smpi_time_calls(MPI_Comm comm, int calls, void (*call)(void *arg), void *
     for (int c = 0; c < calls; ++c) {
         call(arg);
     }
-    const double mine = (simgrid_get_clock() - start) / calls;
-    double slowest = mine;
-    MPI_Reduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+    double slowest = (simgrid_get_clock() - start) / calls;
+    smpi_allmax(comm, &slowest, 1);
     return slowest;
 }
 
@@ -79,7 +128,11 @@ static int place(smpi_world_t *w)
         free(number);
         return -1;
     }
-    MPI_Allgather(&mine, 1, MPI_INT, host, 1, MPI_INT, w->comm);
+    if (!allgather_int(w->comm, mine, host)) {
+        free(host);
+        free(number);
+        return -1;
+    }
     for (int h = 0; h < nhosts; ++h) {
         number[h] = -1;
     }
@@ -95,18 +148,26 @@ static int place(smpi_world_t *w)
     return hdring_topo_init(&w->topo, w->p, w->node, NULL) == HDRING_OK ? 0 : -1;
 }
 
-/* One-way time of `bytes` between rank 0 and `peer` (both call it; the others do not): a ping-pong's half. */
+/* A round trip of `bytes` between rank 0 and `peer` (both call it; the others do not). */
+static void round_trip(MPI_Comm comm, int rank, int peer, char *buf, int bytes)
+{
+    if (0 == rank) {
+        MPI_Send(buf, bytes, MPI_BYTE, peer, PROBE_TAG, comm);
+        MPI_Recv(buf, bytes, MPI_BYTE, peer, PROBE_TAG, comm, MPI_STATUS_IGNORE);
+    } else {
+        MPI_Recv(buf, bytes, MPI_BYTE, 0, PROBE_TAG, comm, MPI_STATUS_IGNORE);
+        MPI_Send(buf, bytes, MPI_BYTE, 0, PROBE_TAG, comm);
+    }
+}
+
+/* One-way time of `bytes` between rank 0 and `peer`: a ping-pong's half, timed once a first round trip has
+ * brought both into step (the peer may come late from the setup before). */
 static double one_way(MPI_Comm comm, int rank, int peer, char *buf, int bytes)
 {
+    round_trip(comm, rank, peer, buf, bytes);
     const double start = MPI_Wtime();
     for (int k = 0; k < PROBE_ROUNDS; ++k) {
-        if (0 == rank) {
-            MPI_Send(buf, bytes, MPI_BYTE, peer, PROBE_TAG, comm);
-            MPI_Recv(buf, bytes, MPI_BYTE, peer, PROBE_TAG, comm, MPI_STATUS_IGNORE);
-        } else {
-            MPI_Recv(buf, bytes, MPI_BYTE, 0, PROBE_TAG, comm, MPI_STATUS_IGNORE);
-            MPI_Send(buf, bytes, MPI_BYTE, 0, PROBE_TAG, comm);
-        }
+        round_trip(comm, rank, peer, buf, bytes);
     }
     return (MPI_Wtime() - start) / (2.0 * PROBE_ROUNDS);
 }
@@ -152,7 +213,10 @@ static void measure(smpi_world_t *w)
         v[2] = sum / (nodes - 1) * 1e6;
         v[3] = bw / 1e6;
     }
-    MPI_Bcast(v, 4, MPI_DOUBLE, 0, w->comm);
+    for (int i = 0; i < 4 && 0 != w->rank; ++i) { /* rank 0's values: the others' count for nothing */
+        v[i] = -1;
+    }
+    smpi_allmax(w->comm, v, 4);
     SMPI_SHARED_FREE(buf);
     free(first);
     const double eager = sg_cfg_get_int("smpi/send-is-detached-thresh") - 1.0; /* sends below it go at once */

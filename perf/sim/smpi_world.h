@@ -55,9 +55,12 @@ double smpi_host_reduce_rate(void);
 
 /* The barrier the timing starts from. */
 void smpi_barrier(MPI_Comm comm);
+/* v[0 .. n) (n at most SMPI_ALLMAX_MAX) the maximum over the ranks, on every rank. */
+#define SMPI_ALLMAX_MAX 8
+void smpi_allmax(MPI_Comm comm, double *v, int n);
 
-/* Times `calls` calls of call(arg) from a synchronized start: on rank 0 the slowest rank's time per call, in
- * seconds; on the others, their own. */
+/* Times `calls` calls of call(arg) from a synchronized start: the slowest rank's time per call, in seconds, on
+ * every rank. */
 double smpi_time_calls(MPI_Comm comm, int calls, void (*call)(void *arg), void *arg);
 
 #endif
