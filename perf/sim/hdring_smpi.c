@@ -7,7 +7,7 @@
  *
  *   hdring_smpi --coll LIST --bytes LIST [--alg LIST] [--calls K] [--check]
  *
- *   --coll    allreduce, reduce_scatter, reduce_scatter_block, allgather, bcast (comma separated)
+ *   --coll    allreduce, reduce_scatter, reduce_scatter_block, allgather, bcast, or all (comma separated)
  *   --bytes   whole-vector sizes in bytes (smpi_case.h: how a size maps to counts)
  *   --alg     auto (hdring's automatic choice, as the component makes it), an hdring algorithm name, all (every
  *             algorithm of the collective that can serve, then auto), or mpi (SMPI's MPI_Allreduce etc., with the
@@ -79,8 +79,14 @@ static bool parse(int argc, char **argv, options_t *o)
         } else if (0 == strcmp(argv[i], "--calls") && more) {
             o->calls = atoi(argv[++i]);
         } else if (0 == strcmp(argv[i], "--coll") && more && (n = split(argv[++i], items)) > 0) {
-            for (o->ncolls = 0; o->ncolls < n; ++o->ncolls) {
-                if (SMPI_NCOLLS == (o->coll[o->ncolls] = smpi_coll_by_name(items[o->ncolls]))) {
+            for (int k = 0; k < n; ++k) {
+                const bool all = 0 == strcmp(items[k], "all");
+                for (int c = 0; c < SMPI_NCOLLS && o->ncolls < MAX_LIST; ++c) {
+                    if (all || c == (int) smpi_coll_by_name(items[k])) {
+                        o->coll[o->ncolls++] = (smpi_coll_t) c;
+                    }
+                }
+                if (!all && SMPI_NCOLLS == smpi_coll_by_name(items[k])) {
                     return false;
                 }
             }

@@ -56,6 +56,8 @@ nice -n 19 smpirun -np "$p" -platform "$platform" -hostfile "$work/hosts" "$prog
     --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:no --cfg=smpi/shared-malloc-blocksize:1073741824 \
     --log=root.thres:warning $smpi_opts "$@" &
 runner=$!
+# stopped itself, it stops its simulation (smpirun, in the background, would not hear of it)
+trap 'kill "$(pgrep -P "$runner" smpimain)" 2>/dev/null; exit 143' TERM INT HUP
 start=$(date +%s)
 limit_kb=$((mem_gb * 1024 * 1024))
 why=
