@@ -9,8 +9,9 @@
 #   smpi/shared-malloc-blocksize:2^30    SMPI_SHARED_MALLOC maps each buffer at once (the default 1 MiB blocks
 #                                        exhaust vm.max_map_count at 1,024 ranks of 64 MiB);
 # and SimGrid's informational messages off. The simulation runs under nice 19; it is stopped when its memory
-# (anonymous, which SMPI_SHARED_MALLOC does not count twice) passes G GiB (default 12) or it runs longer than S
-# seconds of host time (default none): exit status 3 and 4, with a line on stderr. Otherwise PROGRAM's status.
+# (anonymous, which SMPI_SHARED_MALLOC does not count twice) passes G GiB (default 12) or it has used more than S
+# seconds of CPU (default no limit; CPU time, so a busy machine or a paused simulation does not count): exit status
+# 3 and 4, with a line on stderr. Otherwise PROGRAM's status.
 set -eu
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,7 +59,7 @@ nice -n 19 smpirun -np "$p" -platform "$platform" -hostfile "$work/hosts" "$prog
 runner=$!
 # stopped itself, it stops its simulation (smpirun, in the background, would not hear of it)
 trap 'kill "$(pgrep -P "$runner" smpimain)" 2>/dev/null; exit 143' TERM INT HUP
-start=$(date +%s)
+ticks=$(getconf CLK_TCK)
 limit_kb=$((mem_gb * 1024 * 1024))
 why=
 while kill -0 "$runner" 2>/dev/null; do
@@ -67,8 +68,9 @@ while kill -0 "$runner" 2>/dev/null; do
         anon=$(awk '/^Anonymous:/ { print $2 }' "/proc/$sim/smaps_rollup" 2>/dev/null || echo 0)
         if [ "${anon:-0}" -gt "$limit_kb" ]; then
             why="memory above $mem_gb GiB"
-        elif [ "$timeout" -gt 0 ] && [ $(($(date +%s) - start)) -gt "$timeout" ]; then
-            why="longer than $timeout s"
+        elif [ "$timeout" -gt 0 ] &&
+            [ "$(awk -v t="$ticks" '{ sub(/.*\) /, ""); print int(($12 + $13) / t) }' "/proc/$sim/stat" 2>/dev/null || echo 0)" -gt "$timeout" ]; then
+            why="longer than $timeout s of CPU"
         fi
         if [ -n "$why" ]; then
             kill "$sim" 2>/dev/null || true

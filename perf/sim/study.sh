@@ -15,7 +15,7 @@
 # reduce_scatter_block runs SMPI's reduce_scatter ones). Times are microseconds per call from a synchronized
 # start (smpi_world.h), one call; reductions are charged at the platform's rate on both sides. A simulation that
 # crashes (an SMPI algorithm that does not serve the case, or SimGrid's solver giving up), passes 12 GiB or its
-# time limit gives no figure: NA in the row, the reason in the side files. The time limit (host time): --timeout S
+# time limit gives no figure: NA in the row, the reason in the side files. The time limit (CPU seconds): --timeout S
 # (default 3600) for hdring and the two selectors; for each single algorithm twice the slower selector's, at least
 # --single-timeout S (default 300): a single algorithm that takes longer to simulate than that is not timed (an
 # 8-byte allreduce of SMPI's rab1 at 1,024 ranks ran 15 minutes; the selectors' own picks are never cut off). Side files next to the CSV:
