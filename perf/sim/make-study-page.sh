@@ -202,6 +202,21 @@ section() {
         rows_table "\$1 == \"$plat\""
         echo
     done <"$tmp/platforms"
+    # the plan's points the study did not reach (it runs them in order, within a host-time budget)
+    grep -v '^#' perf/sim/study.plan | while read -r plat n colls sizes; do
+        [ -n "$plat" ] || continue
+        for c in $(echo "$colls" | tr ',' ' '); do
+            for b in $(echo "$sizes" | tr ',' ' '); do
+                grep -q "^$plat,$n,$c,$b," "$study" || echo "$plat,$n,$c,$b"
+            done
+        done
+    done >"$tmp/missing"
+    if [ -s "$tmp/missing" ]; then
+        echo "Not simulated: the plan's (\`perf/sim/study.plan\`) points after the study's host-time budget ran out:"
+        awk -F, "$ablib"'{ k = $1 " p=" $2 " " $3; if (!(k in s)) { o[++n] = k; s[k] = binary_size($4) } else s[k] = s[k] ", " binary_size($4) }
+            END { for (i = 1; i <= n; ++i) printf "%s%s: %s", (i > 1 ? "; " : ""), o[i], s[o[i]]; print "." }' "$tmp/missing"
+        echo
+    fi
     echo "### Where hdring's choice is wrong"
     echo
     echo "Points where the best single SMPI algorithm is more than 10% faster than hdring, or where another of hdring's own"
