@@ -111,7 +111,8 @@ row() {
         us=$(us_of "$out")
         why=$(echo "$out" | sed -n 's/^failed,//p')
         echo "$rp,$rn,$rc,$rb,$a,$us,${why:-}" >>"$work/side-smpi"
-        if [ "$us" != NA ] && { [ "$best" = NA ] || awk -v a="$us" -v b="$best" 'BEGIN { exit !(a < b) }'; }; then
+        # a time of 0: the algorithm did nothing (mvapich2_inter_node bcast on one node), no collective
+        if [ "$us" != NA ] && awk -v a="$us" 'BEGIN { exit !(a > 0) }' && { [ "$best" = NA ] || awk -v a="$us" -v b="$best" 'BEGIN { exit !(a < b) }'; }; then
             best=$us best_alg=$a
         fi
     done
