@@ -46,7 +46,7 @@ awk -F, -v OFS=, '
         g = $3 == "allreduce" || $3 ~ /^reduce_scatter/ ? (p - 1) / p : 0
         bound = L * lat[$1, p] + l * local[$1, p] + f * n / bw[$1, p] + g * n / red[$1, p]
         print $1, p, $3, $4, n, $5, $6, $7, $8, $9, $10, $11, bound, N
-    }' "$dir/platforms.csv" "$study" >"$tmp/rows.csv"
+    }' "$dir/platforms.csv" "$study" | sort -s -t, -k1,1 -k2,2n >"$tmp/rows.csv"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "NA" || b == "NA" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 
@@ -147,7 +147,7 @@ fi
 section() {
     local npoints
     npoints=$(tail -n +2 "$study" | wc -l)
-    echo "## Simulated clusters: 16 to 4,096 ranks"
+    echo "## Simulated clusters: 16 to 1,024 ranks"
     echo
     echo "hdring's MPI-free core, the same source as the component, with the same decisions, run in SimGrid's SMPI"
     echo "simulator ($(smpirun -version 2>/dev/null | head -1 || echo SimGrid)) on simulated clusters, next to SMPI's own collectives:"
@@ -173,7 +173,9 @@ section() {
     echo "  time: ceil(log2 N) network latencies and ceil(log2 (p/N)) local ones,"
     echo "  what one node's link must carry (allreduce 2(N-1)/N n, reduce_scatter and allgather (N-1)/N n, bcast n"
     echo "  for N nodes) at the measured network bandwidth, and the reductions shared by all ranks at the"
-    echo "  platform's rate; on one node the same with ranks for nodes and the shared-memory parameters."
+    echo "  platform's rate; on one node the same with ranks for nodes and the shared-memory parameters. The network"
+    echo "  latency is the mean over node 0's routes (within its leaf switch and through a spine); a small call whose"
+    echo "  steps across nodes stay within leaf switches can go below the bound."
     echo
     echo "| platform | p | nodes x ranks | latency (us) | bandwidth (MB/s) | network latency (us) | network bandwidth (MB/s) | reductions (MB/s) |"
     echo "|---|---:|---|---:|---:|---:|---:|---:|"
