@@ -18,7 +18,9 @@
 # which revision) and measure the rest. --topology-only: the reverse, measure only the several-ranks-per-node part
 # and keep the rest. --page-only: measure nothing, write the page, its plots (report/plots/, one per setting, the
 # only images in git) and the README table from the measurements in perf/report (which git ignores: a fresh
-# clone measures before it can write the page). The page says at which revision each part was measured. On the 2-core development machine
+# clone measures before it can write the page). The page says at which revision each part was measured. Its last
+# section, the simulated clusters, comes from perf/results/sim/ (perf/sim/make-study-page.sh, which also rewrites it
+# alone: --in-place). On the 2-core development machine
 # --reuse-topology took 20-28 minutes and --topology-only (26 cluster jobs, two calibrations) about 20.
 set -eu
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
@@ -500,6 +502,11 @@ ompi5_priorities() {
         echo "| link | shaping | run | one way (MB/s) | exchange (MB/s per direction) | exchange / one way |"
         echo "|---|---|---:|---:|---:|---:|"
         awk '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }' "$report/linkcheck.txt"
+    fi
+    # the simulated clusters: from the study's committed tables, simulating nothing (perf/sim/study.sh measures)
+    if [ -f perf/results/sim/study.csv ]; then
+        echo
+        perf/sim/make-study-page.sh
     fi
 } >perf/README.md
 
