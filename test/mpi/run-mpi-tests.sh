@@ -1180,8 +1180,8 @@ suite_cluster() {
     if [ $rc -eq 0 ] && [ -n "$bw" ] && [ "$bw" -ge 90 ] && [ "$bw" -le 130 ] &&
         grep -Eq '^coll_hdring_model_network_latency_us = [0-9.]+$' "$conf" &&
         grep -Eq '^coll_hdring_model_network_exchange_mbs = [1-9][0-9]*$' "$conf" &&
-        grep -q '^# checked: allreduce, reduce_scatter_block, allgather, bcast every 16x from 64 B to 4194304 B, around the model.s crossovers and between each threshold and the next size (.*) on 8 ranks' "$conf" &&
-        grep -q '^# checked: allreduce, reduce_scatter_block, allgather, bcast every 16x from 64 B to 4194304 B, around the model.s crossovers and between each threshold and the next size (.*) on 7 ranks' "$conf" &&
+        grep -q '^# checked: allreduce, reduce_scatter_block, allgather, bcast every 16x from 64 B to 4194304 B, around the model.s crossovers and between each threshold and the next size (.*) on 8 ranks, .* that is a power of two)$' "$conf" &&
+        grep -q '^# checked: allreduce, reduce_scatter_block, allgather, bcast every 16x from 64 B to 4194304 B, around the model.s crossovers and between each threshold and the next size (.*) on 7 ranks, .* that is not a power of two)$' "$conf" &&
         grep -q '^# control: the model.s choice timed twice differed by' "$conf" &&
         [ "$(grep -Evc '^#|^coll_hdring_model_|^coll_hdring_[a-z_]+_(small|large)_bytes_n?pof2 = [1-9][0-9]*$' "$conf")" -eq 0 ] &&
         "$MPIRUN" --tune "$conf" -np 1 "$OMPI_INFO" --param coll hdring --level 9 --parsable 2>/dev/null |
