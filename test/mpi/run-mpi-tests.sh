@@ -226,6 +226,16 @@ suite_foundation() {
     else
         fail "--mca coll hdring alone: one clear message naming a working command line" "exit status $rc"
     fi
+    # opt-in (a priority not above tuned's): the command line it names raises the priority, and it does not say
+    # that hdring serves by default
+    mpi 2 --mca coll hdring --mca coll_hdring_priority -1 "$bin/hdring_check" --coll allreduce --counts 1
+    rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 124 ] && has 'priority \(coll_hdring_priority\) is -1 here' &&
+        has 'mpirun --mca coll hdring,tuned,libnbc,basic,self --mca coll_hdring_priority 40' && ! has 'by default'; then
+        pass "--mca coll hdring alone, opt-in: the command line it names raises the priority"
+    else
+        fail "--mca coll hdring alone, opt-in: the command line it names raises the priority" "exit status $rc"
+    fi
 
     # values hdring cannot read: reported once by the job, the default used, hdring still serving; never the
     # misleading "found no lower-priority component"
