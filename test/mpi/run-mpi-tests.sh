@@ -535,6 +535,21 @@ suite_trace() {
     else
         fail "trace: each call's kind and decision; schedules built once, then taken from the cache (np=5)" "missing:$missing"
     fi
+    # coll_hdring_trace_changes 1 with coll_hdring_verbose 1: verbose's other lines stay, and a call's line comes
+    # only when its arguments change (the OSU stand-in repeats each size's allreduce 50 times)
+    local osu
+    osu=$(mktemp -d)
+    ln -s "$HDRING_TESTBIN/osu_stand_in" "$osu/osu_allreduce"
+    mpi 2 --mca coll_hdring_verbose 1 --mca coll_hdring_trace_changes 1 --mca coll_hdring_select model \
+        "$osu/osu_allreduce" -m 8:16 -i 50
+    rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c '^hdring: allreduce np=2 bytes=8 ' "$LOG")" -eq 1 ] &&
+        [ "$(grep -c '^hdring: allreduce np=2 bytes=16 ' "$LOG")" -eq 1 ] && has '^hdring: communicator of 2 ranks'; then
+        pass "trace_changes 1 with verbose 1: one line per size of 50 calls each, verbose's communicator lines kept (np=2)"
+    else
+        fail "trace_changes 1 with verbose 1: one line per size of 50 calls each, verbose's communicator lines kept (np=2)" "exit status $rc"
+    fi
+    rm -rf "$osu"
 }
 
 # The automatic choice: the cost model by default, thresholds when set, never ring for a non-commutative op. The
