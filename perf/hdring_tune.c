@@ -457,28 +457,14 @@ static bool install(const char *block)
     return ok;
 }
 
-static void link_comment(char *out, size_t len, const char *what, const hdring_tune_link_t *l)
+/* Lines for the block: its comments, or its settings, each as long as it is (hdring_tune_file.h). */
+typedef hdring_tune_lines_t lines_t;
+#define add_line hdring_tune_add_line
+
+static void link_comment(lines_t *comments, const char *what, const hdring_tune_link_t *l)
 {
-    snprintf(out, len, "%s: latency %.2f us; 4 MiB exchanged both ways %.3f ms, one way %.3f ms (%d pair%s per node)",
+    add_line(comments, "%s: latency %.2f us; 4 MiB exchanged both ways %.3f ms, one way %.3f ms (%d pair%s per node)",
              what, l->latency * 1e6, l->exchange * 1e3, l->one_way * 1e3, l->flows, 1 == l->flows ? "" : "s");
-}
-
-/* Lines for the block: its comments, or its settings. */
-#define MAX_LINES 64
-typedef struct lines {
-    char text[MAX_LINES][320];
-    int n;
-} lines_t;
-
-static void add_line(lines_t *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add_line(lines_t *l, const char *fmt, ...)
-{
-    if (l->n < MAX_LINES) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(l->text[l->n++], sizeof(l->text[0]), fmt, ap);
-        va_end(ap);
-    }
 }
 
 /* ob1's header and the shared-memory BTL's name in the Open MPI series this is built for */
@@ -553,18 +539,16 @@ static int fit(const placement_t *pl, int reps, const hdring_tune_timings_t halv
                 fits[1].value[worst]);
         return 3;
     }
-    char when[64], link[320];
+    char when[64];
     const time_t now = time(NULL);
     strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
     add_line(comments, "measured by hdring-tune on %s: %d ranks on %d node%s (at most %d per node), medians of %d "
              "samples", when, pl->size, pl->nodes, 1 == pl->nodes ? "" : "s", pl->ppn_max, 2 * reps);
     if (all->node.measured) {
-        link_comment(link, sizeof(link), "within a node (not written: perf/tune.sh fits these)", &all->node);
-        add_line(comments, "%s", link);
+        link_comment(comments, "within a node (not written: perf/tune.sh fits these)", &all->node);
     }
     if (all->network.measured) {
-        link_comment(link, sizeof(link), "across nodes", &all->network);
-        add_line(comments, "%s", link);
+        link_comment(comments, "across nodes", &all->network);
     }
     add_line(comments, "reduction: 4 MiB of doubles summed in %.3f ms", all->reduce * 1e3);
     hdring_model_units_t units;
@@ -738,8 +722,8 @@ static void check_size(MPI_Comm base, const placement_t *pl, const hdring_model_
     }
     MPI_Comm_free(&book);
     add_line(comments, "checked: %s every %.0fx from %.0f B to %.0f B, around the model's crossovers and between "
-             "each threshold and the next size (%d sizes in all) on %d ranks, every algorithm timed against the model's choice (thresholds from it apply to every "
-             "communicator size that is %s)", "allreduce, reduce_scatter_block, allgather, bcast",
+             "each threshold and the next size (%d sizes in all) on %d ranks, every algorithm timed against the "
+             "model's choice (thresholds from it apply to every communicator size that is %s)", "allreduce, reduce_scatter_block, allgather, bcast",
              HDRING_TUNE_GRID_STEP, HDRING_TUNE_SMALLEST, HDRING_TUNE_LARGEST, nchecked, p,
              pow2(p) ? "a power of two" : "not a power of two");
 }
@@ -813,14 +797,12 @@ static double check_seconds(const placement_t *pl, int p, const hdring_tune_timi
 static int write_out(const hdring_tune_params_t *best, const lines_t *comments, const lines_t *settings,
                      const char *out, bool do_install)
 {
-    const char *c[MAX_LINES], *s[MAX_LINES];
-    for (int i = 0; i < comments->n; ++i) {
-        c[i] = comments->text[i];
+    if (comments->failed || settings->failed) {
+        fprintf(stderr, "hdring-tune: out of memory: nothing written\n");
+        return 1;
     }
-    for (int i = 0; i < settings->n; ++i) {
-        s[i] = settings->text[i];
-    }
-    char *block = hdring_tune_block(best, c, comments->n, s, settings->n);
+    char *block = hdring_tune_block(best, (const char *const *) comments->text, comments->n,
+                                    (const char *const *) settings->text, settings->n);
     if (NULL == block) {
         return 1;
     }
@@ -950,6 +932,8 @@ int main(int argc, char **argv)
         status = write_out(&best, &comments, &settings, out, do_install);
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    hdring_tune_lines_free(&comments);
+    hdring_tune_lines_free(&settings);
     free(a);
     free(b);
     free(t);

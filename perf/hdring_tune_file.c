@@ -1,5 +1,6 @@
 /* Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE). */
 /* hdring-tune without MPI: see hdring_tune_file.h. */
+#define _GNU_SOURCE /* vasprintf */
 #include "hdring_tune_file.h"
 
 #include <math.h>
@@ -188,6 +189,35 @@ double hdring_tune_refine(const hdring_tune_point_t *pts, int n, hdring_tune_thr
         below_large = th.large > 0 && pts[i].bytes == th.large ? gap_middle(pts, n, i - 1) : below_large;
     }
     return 0 != above_small ? above_small : below_large;
+}
+
+void hdring_tune_add_line(hdring_tune_lines_t *l, const char *fmt, ...)
+{
+    va_list ap;
+    char *line = NULL;
+    char **grown = realloc(l->text, ((size_t) l->n + 1) * sizeof(*l->text));
+    if (NULL != grown) {
+        l->text = grown;
+        va_start(ap, fmt);
+        if (vasprintf(&line, fmt, ap) < 0) {
+            line = NULL;
+        }
+        va_end(ap);
+    }
+    if (NULL == line) {
+        l->failed = true;
+        return;
+    }
+    l->text[l->n++] = line;
+}
+
+void hdring_tune_lines_free(hdring_tune_lines_t *l)
+{
+    for (int i = 0; i < l->n; ++i) {
+        free(l->text[i]);
+    }
+    free(l->text);
+    *l = (hdring_tune_lines_t){0};
 }
 
 char *hdring_tune_block(const hdring_tune_params_t *p, const char *const *comments, int ncomments,

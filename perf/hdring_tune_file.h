@@ -121,6 +121,17 @@ int hdring_tune_sizes(const hdring_plan_t *plan, double *sizes);
  * largest power of two below P; 0 when Q < HDRING_TUNE_MIN_THRESHOLD_RANKS. */
 int hdring_tune_companion_size(int p);
 
+/* Lines for the block (its comments, or its settings), as many as are added, each as long as its printf makes it
+ * (the "checked: ..." comment runs past 400 characters). Start from {0}. */
+typedef struct hdring_tune_lines {
+    char **text;
+    int n;
+    bool failed; /* memory ran out: a line is missing */
+} hdring_tune_lines_t;
+
+void hdring_tune_add_line(hdring_tune_lines_t *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void hdring_tune_lines_free(hdring_tune_lines_t *l);
+
 /* The block hdring-tune writes: its marker lines, the comment lines given (each prefixed with "# "; may be
  * NULL), one "name = value" line per parameter set, and the settings given ("coll_hdring_<name> = value"
  * lines; others are refused). Only coll_hdring_ parameters. Allocated; NULL out of memory or for a setting of

@@ -391,7 +391,8 @@ ompi5_priorities() {
     echo
     echo "Per setting and collective (\`perf/summarize-ab.sh\`): a size counts as faster when the median ratio is at"
     echo "most 0.97 and its upper quartile below 1, slower when the median is at least 1.03 and its lower quartile"
-    echo "above 1, even otherwise or when the control is off 1 by more than 5%. \"By 12-34%\" is the time saved"
+    echo "above 1, even when the median is within 3% of 1 and both quartiles within 10%, and undecided otherwise"
+    echo "(a spread too large to say) or when the control is off 1 by more than 5%. \"By 12-34%\" is the time saved"
     echo "(faster) or added (slower). The several-ranks-per-node rows combine their jobs by the median."
     echo
     cat "$wins"

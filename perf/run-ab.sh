@@ -3,7 +3,8 @@
 # hdring against Open MPI's own collectives in one job: runs hdring_ab under mpirun, prints its table and a
 # summary line per collective (where hdring wins and loses), and writes the table, a CSV and a PNG plot (one
 # panel per collective: ratio against size) into OUTDIR; with --compare or --contenders, the table and CSV of
-# every algorithm's time.
+# every algorithm's time. The table's first line, the summary and the plot's title say the setting, and when its
+# ranks outnumber this machine's cores.
 #
 #   perf/run-ab.sh [-n NP | -c NODES:RATE[:PPN]] [-m slot|node] [-b tuned|han] [-o OUTDIR] [-t TITLE]
 #                  [-- hdring_ab options...]
@@ -54,23 +55,35 @@ ab=${HDRING_AB:-$here/../_build/perf/hdring_ab}
 mkdir -p "$outdir"
 rm -f "$outdir/ab.csv"
 
+# the setting, said in the table's first line, the summary and the plot's title: with more ranks than this
+# machine's cores (the emulated cluster's nodes are this machine too) ranks take turns on a core, which times
+# small messages as much as the algorithms
+cores=$(nproc)
 if [ -n "$cluster" ]; then
     IFS=: read -r nodes rate ppn <<<"$cluster"
     ppn=${ppn:-1}
+    ranks=$((nodes * ppn))
+    label="$nodes emulated nodes x $ppn by $mapping, $rate links, on one machine of $cores cores"
+else
+    ranks=$np
+    label="$np ranks, shared memory, $(hostname), $cores cores"
+fi
+oversubscribed=""
+[ "$ranks" -le "$cores" ] || oversubscribed="$ranks ranks on $cores cores: ranks outnumber cores and take turns on them"
+echo "# setting: $label${oversubscribed:+ ($oversubscribed)}" | tee "$outdir/ab.txt"
+if [ -n "$cluster" ]; then
     # cluster.sh pins the allocator thresholds itself
     "$here/cluster/cluster.sh" run "$nodes" "$rate" "$ppn" -- "${rank_by[@]}" "$ab" --csv "$outdir/ab.csv" "$@" |
-        tee "$outdir/ab.txt"
-    label="$nodes emulated nodes x $ppn by $mapping, $rate links"
+        tee -a "$outdir/ab.txt"
 else
     flags=(-np "$np")
-    if [ "$np" -gt "$(nproc)" ]; then
+    if [ -n "$oversubscribed" ]; then
         flags+=(--oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
     fi
     [ "$(id -u)" -ne 0 ] || flags+=(--allow-run-as-root)
     flags+=(-x MALLOC_MMAP_THRESHOLD_=1073741824 -x MALLOC_TRIM_THRESHOLD_=1073741824)
     # shellcheck disable=SC2086
-    mpirun "${flags[@]}" "${rank_by[@]}" ${MPIRUN_ARGS:-} "$ab" --csv "$outdir/ab.csv" "$@" | tee "$outdir/ab.txt"
-    label="$np ranks, shared memory, $(hostname)"
+    mpirun "${flags[@]}" "${rank_by[@]}" ${MPIRUN_ARGS:-} "$ab" --csv "$outdir/ab.csv" "$@" | tee -a "$outdir/ab.txt"
 fi
 [ -s "$outdir/ab.csv" ] || { echo "run-ab.sh: the benchmark produced no results" >&2; exit 1; }
 if [ "$(head -1 "$outdir/ab.csv")" = "collective,p,algorithm,bytes,us" ]; then
@@ -81,7 +94,9 @@ fi
 
 {
     echo
+    [ -z "$oversubscribed" ] || echo "# summary of a job of $oversubscribed"
     "$here/summarize-ab.sh" "$outdir/ab.csv" | sed 's/^/# summary /'
 } | tee -a "$outdir/ab.txt"
-"$here/plot-ab.sh" "$outdir/ab.csv" "$outdir/ab.png" "${title:-hdring / $baseline, $label}"
+"$here/plot-ab.sh" "$outdir/ab.csv" "$outdir/ab.png" \
+    "${title:-hdring / $baseline, $label}${oversubscribed:+ - $oversubscribed}"
 echo "table: $outdir/ab.txt  csv: $outdir/ab.csv  plot: $outdir/ab.png"

@@ -1,16 +1,18 @@
 #!/bin/bash
 # Copyright (c) 2026 The hdring developers. SPDX-License-Identifier: BSD-3-Clause (see LICENSE).
 # Says per collective where hdring wins and loses in hdring_ab CSVs: one line each, e.g.
-#   allreduce: hdring faster at 16 KiB-1 MiB by 12-34%; slower at 1 KiB by 3%; even at the other 4 of 11 sizes
+#   allreduce: hdring faster at 16 KiB-1 MiB by 12-34%; slower at 1 KiB by 3%; even at 3 of 11 sizes;
+#   undecided at 4 KiB (spread or control too large)
 # A size counts as faster when the median ratio is at most 0.97 and its upper quartile below 1, slower when the
-# median is at least 1.03 and its lower quartile above 1, and even otherwise or when the control (the baseline
-# against itself) is off 1 by more than 5%. Several CSVs (repeated jobs of one setting) are combined per size by
+# median is at least 1.03 and its lower quartile above 1, even when the median is within 3% of 1 and both
+# quartiles within 10%, and undecided otherwise (quartiles on both sides of 1 around a median that is off, or
+# spread beyond 10%) or when the control (the baseline against itself) is off 1 by more than 5%. Several CSVs (repeated jobs of one setting) are combined per size by
 # the median of their medians, quartiles and controls. CSVs from before hdring_ab recorded quartiles are judged
 # by their medians alone.
 #
 #   perf/summarize-ab.sh [--markdown LABEL] AB.csv...
 #
-# --markdown prints table rows instead: | LABEL | collective | faster | slower | even |
+# --markdown prints table rows instead: | LABEL | collective | faster | slower | even (and undecided) |
 set -eu
 case ${1:-} in -h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;; esac
 label=""
@@ -61,18 +63,23 @@ awk -F, -v label="$label" "$(cat "$(dirname "$0")/ab-lib.awk")"'
                 key = c SUBSEP bytes[c, i]
                 m = median(med[key]); r1 = median(q1[key]); r3 = median(q3[key]); x = median(ctl[key])
                 ratio[c, i] = m
-                verdict[c, i] = (x < 0.95 || x > 1.05) ? 0 : (m <= 0.97 && r3 < 1) ? -1 : (m >= 1.03 && r1 > 1) ? 1 : 0
+                even_here = m > 0.97 && m < 1.03 && r1 > 0.9 && r3 < 1.1
+                verdict[c, i] = (x < 0.95 || x > 1.05) ? 2 : (m <= 0.97 && r3 < 1) ? -1 : (m >= 1.03 && r1 > 1) ? 1 : even_here ? 0 : 2
             }
-            faster = sizes(c, -1); slower = sizes(c, 1); even = nsize[c] - count[c, -1] - count[c, 1]
+            faster = sizes(c, -1); slower = sizes(c, 1); sizes(c, 0); even = count[c, 0]
+            undecided = sizes(c, 2); sub(/ by [0-9-]+%$/, "", undecided)
             if (label != "") {
-                printf "| %s | %s | %s | %s | %d of %d |\n", label, c, faster == "" ? "-" : faster,
-                       slower == "" ? "-" : slower, even, nsize[c]
+                printf "| %s | %s | %s | %s | %d of %d%s |\n", label, c, faster == "" ? "-" : faster,
+                       slower == "" ? "-" : slower, even, nsize[c],
+                       (count[c, 2] > 0 ? sprintf("; %d undecided", count[c, 2]) : "")
                 continue
             }
             line = c ":"
             if (faster != "") line = line " hdring faster at " faster ";"
             if (slower != "") line = line " slower at " slower ";"
-            if (even > 0) line = line sprintf(" even at %s%d of %d sizes", faster slower == "" ? "all " : "the other ", even, nsize[c])
+            if (even > 0) line = line sprintf(" even at %s%d of %d sizes;", even == nsize[c] ? "all " : "", even, nsize[c])
+            if (undecided != "") line = line " undecided at " undecided " (spread or control too large);"
+            sub(/;$/, "", line)
             print line
         }
     }' "$@"

@@ -22,8 +22,9 @@ Builds hdring (scripts/build.sh) for the Open MPI on PATH in _build/, or for the
   --opt-in    the component's default priority is -1: hdring serves no job until the job raises it
               (mpirun --mca coll_hdring_priority 40 ...). Without it the priority is 40, above tuned's 30, and
               every MPI job that finds the component uses it for the collectives it provides.
-Every file installed is listed in a manifest, hdring.manifest, next to the component (and, for --user, one in
-$HOME/.openmpi/components for the loader); scripts/uninstall.sh removes those files and no others.
+Every file installed, and every directory made, is listed in a manifest, hdring.manifest, next to the component
+(and, for --user, one in $HOME/.openmpi/components for the loader); scripts/uninstall.sh removes those files and
+no others, and those directories when they are empty.
 Example: scripts/install.sh --opt-in; then mpirun --mca coll_hdring_priority 40 -np 4 ./app
 USAGE
     exit "${1:-2}"
@@ -65,6 +66,13 @@ build=_build
 [ -z "$ompi" ] || build=_build-$series
 HDRING_BUILD_DIR=$build PATH=${ompi:+$ompi/bin:}$PATH \
     scripts/build.sh --with-priority="$priority" ${ompi:+--with-ompi="$ompi"} >/dev/null
+# the directories this makes, deepest first, for uninstall.sh to remove when they are empty again (those that
+# were there stay, empty or not)
+made=$(for d in "$dir" "$bindir" ${shared:+"$shared"}; do
+    case $d in /*) ;; *) d=$(pwd)/$d ;; esac
+    d=${d%/}
+    while [ ! -e "$d" ]; do echo "$d/"; d=$(dirname "$d"); done
+done | LC_ALL=C sort -ru)
 mkdir -p "$dir" "$bindir"
 dir=$(cd "$dir" && pwd) bindir=$(cd "$bindir" && pwd)
 log=$(mktemp)
@@ -80,6 +88,7 @@ run make -C "$build"/perf install-binPROGRAMS bindir="$tooldir"
     echo "$dir/mca_coll_hdring.so"
     echo "$dir/help-coll-hdring.txt"
     echo "$tooldir/hdring-tune"
+    [ "$where" = user ] || [ -z "$made" ] || echo "$made"
 } >"$dir/hdring.manifest"
 echo "install.sh: installed $dir/mca_coll_hdring.so and $dir/help-coll-hdring.txt (Open MPI $series)"
 
@@ -100,7 +109,9 @@ WRAPPER
     {
         echo "# hdring: the files scripts/install.sh installed; scripts/uninstall.sh removes them and this list"
         { grep -v '^#' "$manifest" 2>/dev/null || :; printf '%s\n' "$shared/mca_coll_hdring.so" "$bindir/hdring-tune"; } |
-            awk '!seen[$0]++'
+            grep -v '/$' | awk '!seen[$0]++'
+        # the directories made, by this install and earlier ones, deepest first (after the files)
+        { grep '/$' "$manifest" 2>/dev/null || :; [ -z "$made" ] || echo "$made"; } | LC_ALL=C sort -ru
     } >"$manifest.new"
     mv "$manifest.new" "$manifest"
     echo "install.sh: installed $shared/mca_coll_hdring.so, which loads in each job the build of its Open MPI series"
@@ -115,10 +126,16 @@ case ":$PATH:" in
 esac
 echo "install.sh: the list of these files: $dir/hdring.manifest"
 if [ "$priority" -lt 0 ]; then
-    echo "install.sh: hdring is off (priority -1) until a job raises it: mpirun --mca coll_hdring_priority 40 ..."
+    echo "install.sh: hdring is off for Open MPI $series (priority -1) until a job raises it: mpirun --mca coll_hdring_priority 40 ..."
 else
-    echo "install.sh: MPI jobs that find this directory now use hdring (priority 40, above tuned's 30);"
+    echo "install.sh: Open MPI $series jobs that find this directory now use hdring (priority 40, above tuned's 30);"
     echo "install.sh: one job without it: mpirun --mca coll ^hdring ..."
+fi
+if [ "$where" = user ]; then
+    for other in $(ls "$home/hdring"); do
+        [ "$other" = "$series" ] ||
+            echo "install.sh: Open MPI $other keeps the build installed for it, on or opt-in as it was (this changed only $series)"
+    done
 fi
 case $where in
 user) echo "install.sh: to remove it: scripts/uninstall.sh --series $series (every series: scripts/uninstall.sh)" ;;

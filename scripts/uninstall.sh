@@ -5,7 +5,8 @@ set -e
 usage() {
     cat <<'USAGE'
 usage: scripts/uninstall.sh [--user [--series SERIES] | --system [--with-ompi PREFIX] | --dir DIR]
-Removes the files scripts/install.sh recorded in its manifests (hdring.manifest), then the manifests:
+Removes the files scripts/install.sh recorded in its manifests (hdring.manifest), then the manifests and the
+directories install.sh made ($HOME/.openmpi, $HOME/.local/bin, ...) that are empty then:
   --user      (default) every series' build in $HOME/.openmpi/hdring/ and the loader and hdring-tune that
               go with them; with --series 4.1 or 5.0, that series' build only (the loader and hdring-tune
               stay while another series' build is installed)
@@ -31,14 +32,16 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-# remove_listed DIR: the files DIR/hdring.manifest lists, then it; says so when there is none
+# remove_listed DIR: the files DIR/hdring.manifest lists, then it, then the directories it lists (DIR/ lines: those
+# install.sh made) that are empty now; says so when there is none
 remove_listed() {
     manifest=$1/hdring.manifest
     if [ ! -f "$manifest" ]; then
         echo "uninstall.sh: scripts/install.sh installed nothing in $1 (no $manifest); nothing removed"
         return 0
     fi
-    grep -v '^#' "$manifest" | while IFS= read -r f; do
+    made=$(grep '/$' "$manifest" || :)
+    grep -v '^#' "$manifest" | grep -v '/$' | while IFS= read -r f; do
         [ -n "$f" ] || continue
         if [ ! -e "$f" ]; then
             echo "uninstall.sh: $f is already gone"
@@ -50,6 +53,15 @@ remove_listed() {
     rm -f "$manifest"
     echo "uninstall.sh: removed $manifest"
     rmdir "$1" 2>/dev/null || :
+    printf '%s\n' "$made" | while IFS= read -r d; do
+        d=${d%/}
+        [ -n "$d" ] && [ -d "$d" ] || continue
+        if rmdir "$d" 2>/dev/null; then
+            echo "uninstall.sh: removed the empty directory $d, which install.sh made"
+        else
+            echo "uninstall.sh: kept $d, which install.sh made: other files are in it"
+        fi
+    done
 }
 
 case $where in

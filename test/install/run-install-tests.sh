@@ -36,14 +36,14 @@ echo "# building twice in a copy of the source tree: a few minutes"
 "$src/scripts/build.sh" >"$LOG" 2>&1 || { fail "scripts/build.sh in a copy of the source tree"; echo "1..$n"; exit 1; }
 "$src/scripts/install.sh" --opt-in >"$LOG" 2>&1
 rc=$? value=$(priority)
-if [ $rc -eq 0 ] && [ "$value" = "-1" ] && has '^install.sh: hdring is off \(priority -1\)'; then
+if [ $rc -eq 0 ] && [ "$value" = "-1" ] && has "^install.sh: hdring is off for Open MPI $SERIES \\(priority -1\\)"; then
     pass "install.sh --opt-in after a default build: it says off, and ompi_info reads coll_hdring_priority -1"
 else
     fail "install.sh --opt-in after a default build: it says off, and ompi_info reads coll_hdring_priority -1 (read '$value')"
 fi
 
 comp=$HOME/.openmpi/components build=$HOME/.openmpi/hdring/$SERIES bin=$HOME/.local/bin
-listed=$(cat "$build/hdring.manifest" "$comp/hdring.manifest" 2>/dev/null | grep -v '^#' | sort)
+listed=$(cat "$build/hdring.manifest" "$comp/hdring.manifest" 2>/dev/null | grep -v '^#' | grep -v '/$' | sort)
 expected=$(printf '%s\n' "$build/help-coll-hdring.txt" "$build/mca_coll_hdring.so" "$build/hdring-tune" \
     "$comp/mca_coll_hdring.so" "$bin/hdring-tune" | sort)
 found=$(find "$HOME" -type f ! -name hdring.manifest | sort)
@@ -57,7 +57,7 @@ fi
 
 "$src/scripts/install.sh" >"$LOG" 2>&1
 rc=$? value=$(priority)
-if [ $rc -eq 0 ] && [ "$value" = "40" ] && has '^install.sh: MPI jobs that find this directory now use hdring'; then
+if [ $rc -eq 0 ] && [ "$value" = "40" ] && has "^install.sh: Open MPI $SERIES jobs that find this directory now use hdring"; then
     pass "install.sh after an opt-in build: ompi_info reads coll_hdring_priority 40"
 else
     fail "install.sh after an opt-in build: ompi_info reads coll_hdring_priority 40 (read '$value')"
@@ -71,11 +71,19 @@ echo other >"$scratch/elsewhere/mca_coll_hdring.so"
 rc=$?
 left=$(find "$HOME" "$scratch/elsewhere" -type f | sort)
 if [ $rc -eq 0 ] && [ "$left" = "$(printf '%s\n' "$bin/hdring-tune.old" "$scratch/elsewhere/mca_coll_hdring.so" | sort)" ] &&
-    [ "$(grep -c '^uninstall.sh: removed ' "$LOG")" -eq 7 ] && [ -z "$(priority)" ]; then
+    [ "$(grep -c '^uninstall.sh: removed /' "$LOG")" -eq 7 ] && [ -z "$(priority)" ]; then
     pass "uninstall.sh removes the manifest's files and no other, and says each"
 else
     fail "uninstall.sh removes the manifest's files and no other, and says each"
     printf '%s\n' "$left" | sed 's/^/#   left: /'
+fi
+# the directories install.sh made go when empty ($HOME/.openmpi); one that holds another's file stays, said
+if [ ! -e "$HOME/.openmpi" ] && [ -d "$bin" ] && has "^uninstall.sh: removed the empty directory $HOME/.openmpi, which install.sh made$" &&
+    has "^uninstall.sh: kept $bin, which install.sh made: other files are in it$" && has '^uninstall.sh: nothing else was touched$'; then
+    pass "uninstall.sh removes the directories install.sh made once they are empty, and keeps one holding another's file"
+else
+    fail "uninstall.sh removes the directories install.sh made once they are empty, and keeps one holding another's file"
+    find "$HOME" | sed 's/^/#   left: /'
 fi
 "$src/scripts/uninstall.sh" >"$LOG" 2>&1
 if [ $? -eq 0 ] && has '^uninstall.sh: scripts/install.sh installed nothing in .*; nothing removed$' &&
@@ -99,10 +107,12 @@ if [ -n "$other" ] && [ -x "$other/bin/ompi_info" ]; then
         echo "$mine" | grep -q 'MCA coll: hdring .*Component v[1-9]\|MCA coll: hdring .*Component v0\.[1-9]' &&
         echo "$theirs" | grep -q 'MCA coll: hdring .*Component v[1-9]\|MCA coll: hdring .*Component v0\.[1-9]' &&
         [ "$mine" != "$theirs" ] && has "^install.sh: builds installed for this user: .*$SERIES" &&
-        has "^install.sh: builds installed for this user: .*$other_series"; then
-        pass "builds for Open MPI $SERIES and $other_series installed for one user: each series lists its own, no warning"
+        has "^install.sh: builds installed for this user: .*$other_series" &&
+        has "^install.sh: Open MPI $other_series jobs that find this directory now use hdring" &&
+        has "^install.sh: Open MPI $SERIES keeps the build installed for it, on or opt-in as it was"; then
+        pass "builds for Open MPI $SERIES and $other_series installed for one user: each series lists its own, no warning; the second install says it changed only its series"
     else
-        fail "builds for Open MPI $SERIES and $other_series installed for one user: each series lists its own, no warning"
+        fail "builds for Open MPI $SERIES and $other_series installed for one user: each series lists its own, no warning; the second install says it changed only its series"
         printf '%s\n' "$mine" "$theirs" | sed 's/^/#   listed: /'
     fi
     "$src/scripts/uninstall.sh" --series "$other_series" >"$LOG" 2>&1
@@ -115,12 +125,15 @@ if [ -n "$other" ] && [ -x "$other/bin/ompi_info" ]; then
         printf '%s\n' "$mine" "$theirs" | sed 's/^/#   listed: /'
     fi
     "$src/scripts/uninstall.sh" >"$LOG" 2>&1
-    if [ $? -eq 0 ] && [ -z "$(find "$HOME" -type f)" ]; then
-        pass "uninstall.sh after both: every file gone"
+    # $HOME/.local/bin was there before these installs (emptied above): it stays; $HOME/.openmpi they made
+    if [ $? -eq 0 ] && [ -z "$(find "$HOME" -type f)" ] &&
+        [ "$(find "$HOME" -mindepth 1 | sort)" = "$(printf '%s\n' "$HOME/.local" "$bin")" ]; then
+        pass "uninstall.sh after both: every file gone, and every directory the installs made; $bin, there before, stays"
     else
-        fail "uninstall.sh after both: every file gone"
-        find "$HOME" -type f | sed 's/^/#   left: /'
+        fail "uninstall.sh after both: every file gone, and every directory the installs made; $bin, there before, stays"
+        find "$HOME" -mindepth 1 | sed 's/^/#   left: /'
     fi
+
 else
     echo "# no second Open MPI series at hand (${other:-none}): the two-series checks are skipped"
 fi

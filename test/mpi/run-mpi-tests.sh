@@ -226,6 +226,16 @@ suite_foundation() {
     else
         fail "--mca coll hdring alone: one clear message naming a working command line" "exit status $rc"
     fi
+    # opt-in (a priority not above tuned's): the command line it names raises the priority, and it does not say
+    # that hdring serves by default
+    mpi 2 --mca coll hdring --mca coll_hdring_priority -1 "$bin/hdring_check" --coll allreduce --counts 1
+    rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 124 ] && has 'priority \(coll_hdring_priority\) is -1 here' &&
+        has 'mpirun --mca coll hdring,tuned,libnbc,basic,self --mca coll_hdring_priority 40' && ! has 'by default'; then
+        pass "--mca coll hdring alone, opt-in: the command line it names raises the priority"
+    else
+        fail "--mca coll hdring alone, opt-in: the command line it names raises the priority" "exit status $rc"
+    fi
 
     # values hdring cannot read: reported once by the job, the default used, hdring still serving; never the
     # misleading "found no lower-priority component"
@@ -525,6 +535,21 @@ suite_trace() {
     else
         fail "trace: each call's kind and decision; schedules built once, then taken from the cache (np=5)" "missing:$missing"
     fi
+    # coll_hdring_trace_changes 1 with coll_hdring_verbose 1: verbose's other lines stay, and a call's line comes
+    # only when its arguments change (the OSU stand-in repeats each size's allreduce 50 times)
+    local osu
+    osu=$(mktemp -d)
+    ln -s "$HDRING_TESTBIN/osu_stand_in" "$osu/osu_allreduce"
+    mpi 2 --mca coll_hdring_verbose 1 --mca coll_hdring_trace_changes 1 --mca coll_hdring_select model \
+        "$osu/osu_allreduce" -m 8:16 -i 50
+    rc=$?
+    if [ $rc -eq 0 ] && [ "$(grep -c '^hdring: allreduce np=2 bytes=8 ' "$LOG")" -eq 1 ] &&
+        [ "$(grep -c '^hdring: allreduce np=2 bytes=16 ' "$LOG")" -eq 1 ] && has '^hdring: communicator of 2 ranks'; then
+        pass "trace_changes 1 with verbose 1: one line per size of 50 calls each, verbose's communicator lines kept (np=2)"
+    else
+        fail "trace_changes 1 with verbose 1: one line per size of 50 calls each, verbose's communicator lines kept (np=2)" "exit status $rc"
+    fi
+    rm -rf "$osu"
 }
 
 # The automatic choice: the cost model by default, thresholds when set, never ring for a non-commutative op. The
@@ -1192,8 +1217,8 @@ suite_cluster() {
     if [ $rc -eq 0 ] && [ -n "$bw" ] && [ "$bw" -ge 90 ] && [ "$bw" -le 130 ] &&
         grep -Eq '^coll_hdring_model_network_latency_us = [0-9.]+$' "$conf" &&
         grep -Eq '^coll_hdring_model_network_exchange_mbs = [1-9][0-9]*$' "$conf" &&
-        grep -q '^# checked: allreduce, reduce_scatter_block, allgather, bcast every 16x from 64 B to 4194304 B, around the model.s crossovers and between each threshold and the next size (.*) on 8 ranks' "$conf" &&
-        grep -q '^# checked: allreduce, reduce_scatter_block, allgather, bcast every 16x from 64 B to 4194304 B, around the model.s crossovers and between each threshold and the next size (.*) on 7 ranks' "$conf" &&
+        grep -q '^# checked: allreduce, reduce_scatter_block, allgather, bcast every 16x from 64 B to 4194304 B, around the model.s crossovers and between each threshold and the next size (.*) on 8 ranks, .* that is a power of two)$' "$conf" &&
+        grep -q '^# checked: allreduce, reduce_scatter_block, allgather, bcast every 16x from 64 B to 4194304 B, around the model.s crossovers and between each threshold and the next size (.*) on 7 ranks, .* that is not a power of two)$' "$conf" &&
         grep -q '^# control: the model.s choice timed twice differed by' "$conf" &&
         [ "$(grep -Evc '^#|^coll_hdring_model_|^coll_hdring_[a-z_]+_(small|large)_bytes_n?pof2 = [1-9][0-9]*$' "$conf")" -eq 0 ] &&
         "$MPIRUN" --tune "$conf" -np 1 "$OMPI_INFO" --param coll hdring --level 9 --parsable 2>/dev/null |

@@ -3,10 +3,11 @@
  *
  * hdring-tune without MPI (perf/hdring_tune_file.h): synthetic timings give the parameters that produced them;
  * two fits that differ beyond the tolerance are caught, with the parameter that differs; the block holds only
- * hdring's model parameters between its markers; merging into an existing MCA parameter file keeps every other
- * line, comments out lines setting the same parameters, and replaces an earlier block instead of adding one;
- * thresholds derived from timed collectives give the sizes the model got wrong to the algorithm that wins them;
- * the check's sizes surround the plan's crossovers, and its second communicator size is of the other kind.
+ * hdring's model parameters between its markers, and its comment lines whole however long or many; merging into
+ * an existing MCA parameter file keeps every other line, comments out lines setting the same parameters, and
+ * replaces an earlier block instead of adding one; thresholds derived from timed collectives give the sizes the
+ * model got wrong to the algorithm that wins them; the check's sizes surround the plan's crossovers, and its
+ * second communicator size is of the other kind.
  */
 #include "unit_check.h"
 #include <math.h>
@@ -104,6 +105,34 @@ START_TEST(block_holds_only_model_parameters)
                             "coll_hdring_allgather_small_bytes_pof2 = 1024\n"
                             "# <<< hdring-tune\n");
     free(block);
+}
+END_TEST
+
+/* hdring-tune's "checked: ..." comment was cut at 320 characters, and lines past the 64th were dropped */
+START_TEST(lines_are_kept_whole_however_long_or_many)
+{
+    hdring_tune_params_t p = {{false}, {0}};
+    hdring_tune_lines_t comments = {0};
+    char long_line[1001];
+    memset(long_line, 'x', 1000);
+    long_line[1000] = '\0';
+    for (int i = 0; i < 100; ++i) {
+        hdring_tune_add_line(&comments, "line %d: %s (its end)", i, long_line);
+    }
+    ck_assert(!comments.failed);
+    ck_assert_int_eq(comments.n, 100);
+    char *block = hdring_tune_block(&p, (const char *const *) comments.text, comments.n, NULL, 0);
+    ck_assert_ptr_nonnull(block);
+    int lines = 0;
+    for (const char *at = block; NULL != (at = strstr(at, " (its end)\n")); ++at) {
+        ++lines;
+    }
+    ck_assert_int_eq(lines, 100);
+    ck_assert_ptr_nonnull(strstr(block, "# line 99: xxx"));
+    ck_assert_uint_eq(strlen(comments.text[99]), strlen("line 99: ") + 1000 + strlen(" (its end)"));
+    free(block);
+    hdring_tune_lines_free(&comments);
+    ck_assert_int_eq(comments.n, 0);
 }
 END_TEST
 
@@ -301,6 +330,7 @@ int main(void)
     UNIT_ADD(s, fit_refuses_impossible_timings);
     UNIT_ADD(s, disagreement_names_the_parameter);
     UNIT_ADD(s, block_holds_only_model_parameters);
+    UNIT_ADD(s, lines_are_kept_whole_however_long_or_many);
     UNIT_ADD(s, merge_keeps_other_lines_and_replaces_its_block);
     UNIT_ADD(s, thresholds_mend_the_model);
     UNIT_ADD(s, refine_narrows_the_gaps_beyond_thresholds);

@@ -94,7 +94,9 @@ int mca_coll_hdring_init_query(bool enable_progress_threads, bool enable_mpi_thr
         ompi_rte_abort(1, NULL); /* the job: every process finds the same names */
     }
     if (1 == opal_list_get_size(&ompi_coll_base_framework.framework_components)) {
-        mca_coll_hdring_report("hdring alone", ompi_process_info.nodename, mca_coll_hdring_priority);
+        /* tuned is not loaded to ask: its default. An opt-in install must also raise the priority. */
+        mca_coll_hdring_report(mca_coll_hdring_priority > 30 ? "hdring alone" : "hdring alone, off",
+                               ompi_process_info.nodename, mca_coll_hdring_priority);
         return OMPI_ERR_NOT_AVAILABLE;
     }
     return OMPI_SUCCESS;

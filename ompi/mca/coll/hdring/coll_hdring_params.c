@@ -559,18 +559,22 @@ static const char *role_name(hdring_coll_t core, hdring_role_t role)
 static int register_segment_bytes(mca_coll_hdring_coll_t coll, const char *pipelined)
 {
     const coll_params_t *cp = &coll_params[coll];
-    char name[64], help[512];
+    char name[64], *help = NULL;
 
     snprintf(name, sizeof(name), "%s_segment_bytes", cp->name);
-    snprintf(help, sizeof(help),
+    if (!mca_coll_hdring_grow(&help,
              "Bytes per segment of the pipelined %s algorithms (%s), which move their data in segments so that one "
              "segment's transfer overlaps the forwarding or reduction of another; a segment as large as a block "
              "moves it whole. 0 (default): the size the cost model finds fastest for each message and communicator "
              "(printed by the verbose trace)",
-             cp->mpi, pipelined);
+             cp->mpi, pipelined)) {
+        return OMPI_ERR_OUT_OF_RESOURCE;
+    }
     config.segment_bytes[coll] = 0;
-    return register_decisive(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
-                             &config.segment_bytes[coll]);
+    const int rc = register_decisive(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
+                                     &config.segment_bytes[coll]);
+    free(help);
+    return rc;
 }
 
 static int register_collective(mca_coll_hdring_coll_t coll)
@@ -579,7 +583,8 @@ static int register_collective(mca_coll_hdring_coll_t coll)
     mca_coll_hdring_config_t *cfg = &config;
     static const char *const kind[2] = {"pof2", "npof2"};
     static const char *const kind_help[2] = {"a power of two", "not a power of two"};
-    char name[64], enum_name[96], help[1024], others[256] = "", pipelined[128] = "";
+    char name[64], enum_name[96];
+    char *help = NULL, *others = NULL, *pipelined = NULL; /* as long as the registry's lists make them */
     mca_base_var_enum_value_t values[HDRING_NALGS + 2];
     hdring_alg_t algs[HDRING_NALGS];
     mca_base_var_enum_t *algs_enum = NULL;
@@ -588,8 +593,8 @@ static int register_collective(mca_coll_hdring_coll_t coll)
     /* the enum and its help, from the registry */
     const int nalgs = hdring_algorithms_of(cp->core, algs);
     values[0] = (mca_base_var_enum_value_t){0, "auto"};
-    snprintf(help, sizeof(help), "%s algorithm: auto (by message size and communicator size, see the %s_*_bytes_* "
-             "parameters)", cp->mpi, cp->name);
+    bool ok = mca_coll_hdring_grow(&help, "%s algorithm: auto (by message size and communicator size, see the "
+                                   "%s_*_bytes_* parameters)", cp->mpi, cp->name);
     for (int a = 0; a < nalgs; ++a) { /* listed by value, as ompi_info shows them */
         const hdring_algorithm_t *row = hdring_algorithm(algs[a]);
         int at = a + 1;
@@ -598,59 +603,65 @@ static int register_collective(mca_coll_hdring_coll_t coll)
             --at;
         }
         values[at] = (mca_base_var_enum_value_t){row->mca_value, row->name};
-        mca_coll_hdring_append(help, sizeof(help), ", %s (%s)", row->name, row->summary);
+        ok = ok && mca_coll_hdring_grow(&help, ", %s (%s)", row->name, row->summary);
         if (HDRING_ROLE_OTHER == row->role) {
-            mca_coll_hdring_append(others, sizeof(others), "%s%s", others[0] ? ", " : "", row->name);
+            ok = ok && mca_coll_hdring_grow(&others, "%s%s", NULL != others ? ", " : "", row->name);
         }
         if (NULL != row->segment) {
-            mca_coll_hdring_append(pipelined, sizeof(pipelined), "%s%s", pipelined[0] ? ", " : "", row->name);
+            ok = ok && mca_coll_hdring_grow(&pipelined, "%s%s", NULL != pipelined ? ", " : "", row->name);
         }
     }
     values[nalgs + 1] = (mca_base_var_enum_value_t){0, NULL};
     snprintf(enum_name, sizeof(enum_name), "coll_hdring_%s_algorithms", cp->name);
-    rc = mca_base_var_enum_create(enum_name, values, &algs_enum);
+    rc = ok ? mca_base_var_enum_create(enum_name, values, &algs_enum) : OMPI_ERR_OUT_OF_RESOURCE;
     if (OPAL_SUCCESS != rc) {
-        return rc;
+        goto out;
     }
     snprintf(name, sizeof(name), "%s_algorithm", cp->name);
     cfg->algorithm[coll] = 0;
     rc = register_decisive(name, help, MCA_BASE_VAR_TYPE_INT, algs_enum, OPAL_INFO_LVL_5, &cfg->algorithm[coll]);
     OBJ_RELEASE(algs_enum);
     if (OMPI_SUCCESS != rc) {
-        return rc;
+        goto out;
     }
 
     const char *latency = role_name(cp->core, HDRING_ROLE_LATENCY);
     const char *bandwidth = role_name(cp->core, HDRING_ROLE_BANDWIDTH);
     const bool reduces = HDRING_COLL_ALLREDUCE == cp->core || HDRING_COLL_REDUCE_SCATTER == cp->core;
-    for (int k = HDRING_POF2; k <= HDRING_NPOF2; ++k) {
-        snprintf(name, sizeof(name), "%s_small_bytes_%s", cp->name, kind[k]);
-        snprintf(help, sizeof(help),
+    for (int k = HDRING_POF2; k <= HDRING_NPOF2 && OMPI_SUCCESS == rc; ++k) {
+        char *small = NULL, *large = NULL;
+        ok = mca_coll_hdring_grow(&small,
                  "With %s_algorithm auto and a communicator size that is %s: vectors of at most this many bytes "
                  "(%s) use %s. 0 (default): where the cost model (coll_hdring_model_*) puts the crossover for "
                  "each communicator size",
-                 cp->name, kind_help[k], cp->bytes_help, latency);
-        cfg->small_bytes[coll][k] = 0;
-        rc = register_decisive(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
-                               &cfg->small_bytes[coll][k]);
-        if (OMPI_SUCCESS != rc) {
-            return rc;
-        }
-        snprintf(name, sizeof(name), "%s_large_bytes_%s", cp->name, kind[k]);
-        snprintf(help, sizeof(help),
+                 cp->name, kind_help[k], cp->bytes_help, latency) &&
+             mca_coll_hdring_grow(&large,
                  "With %s_algorithm auto and a communicator size that is %s: vectors of at least this many bytes "
                  "(%s) use %s%s. 0 (default): where the cost model puts the crossover; between the thresholds the "
                  "model picks among %s",
                  cp->name, kind_help[k], cp->bytes_help, bandwidth,
-                 reduces ? " (not for non-commutative operations)" : "", others[0] ? others : latency);
-        cfg->large_bytes[coll][k] = 0;
-        rc = register_decisive(name, help, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
-                               &cfg->large_bytes[coll][k]);
-        if (OMPI_SUCCESS != rc) {
-            return rc;
+                 reduces ? " (not for non-commutative operations)" : "", NULL != others ? others : latency);
+        snprintf(name, sizeof(name), "%s_small_bytes_%s", cp->name, kind[k]);
+        cfg->small_bytes[coll][k] = 0;
+        rc = ok ? register_decisive(name, small, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
+                                    &cfg->small_bytes[coll][k]) : OMPI_ERR_OUT_OF_RESOURCE;
+        if (OMPI_SUCCESS == rc) {
+            snprintf(name, sizeof(name), "%s_large_bytes_%s", cp->name, kind[k]);
+            cfg->large_bytes[coll][k] = 0;
+            rc = register_decisive(name, large, MCA_BASE_VAR_TYPE_SIZE_T, NULL, OPAL_INFO_LVL_6,
+                                   &cfg->large_bytes[coll][k]);
         }
+        free(small);
+        free(large);
     }
-    return pipelined[0] ? register_segment_bytes(coll, pipelined) : OMPI_SUCCESS;
+    if (OMPI_SUCCESS == rc && NULL != pipelined) {
+        rc = register_segment_bytes(coll, pipelined);
+    }
+out:
+    free(help);
+    free(others);
+    free(pipelined);
+    return rc;
 }
 
 int mca_coll_hdring_params_register(const mca_base_component_t *owner)

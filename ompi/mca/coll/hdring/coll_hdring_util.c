@@ -94,3 +94,21 @@ void mca_coll_hdring_append(char *buf, size_t size, const char *fmt, ...)
         va_end(ap);
     }
 }
+
+bool mca_coll_hdring_grow(char **buf, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    const int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    const size_t used = NULL == *buf ? 0 : strlen(*buf);
+    char *grown = n < 0 ? NULL : realloc(*buf, used + (size_t) n + 1);
+    if (NULL == grown) {
+        return false;
+    }
+    va_start(ap, fmt);
+    vsnprintf(grown + used, (size_t) n + 1, fmt, ap);
+    va_end(ap);
+    *buf = grown;
+    return true;
+}

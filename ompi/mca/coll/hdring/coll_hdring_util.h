@@ -9,6 +9,7 @@
 
 #include "coll_hdring_ompi.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,6 +35,9 @@ void mca_coll_hdring_report_here(const char *topic, ...);
 
 /* Appends printf-style text to buf (of `size` bytes, NUL-terminated), truncating if it must. */
 void mca_coll_hdring_append(char *buf, size_t size, const char *fmt, ...) __opal_attribute_format__(__printf__, 3, 4);
+/* Appends printf-style text to *buf, a string in malloc'd memory (NULL: empty) grown to hold it all: text made
+ * from the registry, which no fixed size bounds. false when memory ran out (*buf stays as it was). */
+bool mca_coll_hdring_grow(char **buf, const char *fmt, ...) __opal_attribute_format__(__printf__, 2, 3);
 
 /* FNV-1a of n bytes, continuing from h (start from MCA_COLL_HDRING_HASH_SEED): labels and digests that ranks
  * compare, and keys of the process's caches. */
