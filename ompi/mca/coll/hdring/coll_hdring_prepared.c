@@ -313,17 +313,12 @@ static mca_coll_hdring_prepared_t *prepare(mca_coll_hdring_module_t *m, struct o
 
 static void unlink_prepared(mca_coll_hdring_module_t *m, mca_coll_hdring_prepared_t *p)
 {
-    *(NULL != p->newer ? &p->newer->older : &m->newest) = p->older;
-    *(NULL != p->older ? &p->older->newer : &m->oldest) = p->newer;
-    p->newer = p->older = NULL;
+    MCA_COLL_HDRING_LRU_UNLINK(m, p);
 }
 
 static void link_newest(mca_coll_hdring_module_t *m, mca_coll_hdring_prepared_t *p)
 {
-    p->newer = NULL;
-    p->older = m->newest;
-    *(NULL != m->newest ? &m->newest->newer : &m->oldest) = p;
-    m->newest = p;
+    MCA_COLL_HDRING_LRU_PUSH_NEWEST(m, p);
 }
 
 /* Prepared calls not in use beyond MCA_COLL_HDRING_PREPARED_KEPT go, the least recently used first. */

@@ -90,17 +90,12 @@ void mca_coll_hdring_task_release(mca_coll_hdring_task_t *task)
 
 static void unlink_task(mca_coll_hdring_setup_t *s, mca_coll_hdring_task_t *t)
 {
-    *(NULL != t->newer ? &t->newer->older : &s->newest) = t->older;
-    *(NULL != t->older ? &t->older->newer : &s->oldest) = t->newer;
-    t->newer = t->older = NULL;
+    MCA_COLL_HDRING_LRU_UNLINK(s, t);
 }
 
 static void link_newest(mca_coll_hdring_setup_t *s, mca_coll_hdring_task_t *t)
 {
-    t->newer = NULL;
-    t->older = s->newest;
-    *(NULL != s->newest ? &s->newest->newer : &s->oldest) = t;
-    s->newest = t;
+    MCA_COLL_HDRING_LRU_PUSH_NEWEST(s, t);
 }
 
 static mca_coll_hdring_task_t *cache_find(mca_coll_hdring_setup_t *s, const mca_coll_hdring_key_t *key)

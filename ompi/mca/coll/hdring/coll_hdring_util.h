@@ -15,6 +15,22 @@
 
 BEGIN_C_DECLS
 
+/* A most-recently-used list, intrusive: entries have `newer` and `older`, the owner `newest` and `oldest`
+ * (the prepared calls of a module, the tasks of a setup). */
+#define MCA_COLL_HDRING_LRU_UNLINK(owner, e)                                                                 \
+    do {                                                                                                      \
+        *(NULL != (e)->newer ? &(e)->newer->older : &(owner)->newest) = (e)->older;                          \
+        *(NULL != (e)->older ? &(e)->older->newer : &(owner)->oldest) = (e)->newer;                          \
+        (e)->newer = (e)->older = NULL;                                                                       \
+    } while (0)
+#define MCA_COLL_HDRING_LRU_PUSH_NEWEST(owner, e)                                                            \
+    do {                                                                                                      \
+        (e)->newer = NULL;                                                                                    \
+        (e)->older = (owner)->newest;                                                                         \
+        *(NULL != (owner)->newest ? &(owner)->newest->newer : &(owner)->oldest) = (e);                       \
+        (owner)->newest = (e);                                                                                \
+    } while (0)
+
 /* The verbose trace's opal_output stream: lines on stderr without opal's "[host:pid]" prefix. */
 extern int mca_coll_hdring_output;
 /* Guards what the process's communicators share (the parameter snapshot, the setups and their caches):
