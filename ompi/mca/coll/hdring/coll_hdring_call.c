@@ -153,6 +153,9 @@ static int __opal_attribute_noinline__ trial(mca_coll_hdring_module_t *m, struct
             trace(m, p, a, MCA_COLL_HDRING_BLOCKING, r);
         }
     }
+    /* a collective the candidate makes on this communicator itself (coll/han's set-up at its first call, say)
+     * runs outside the trial: the trial's state is this call's */
+    m->selecting = false;
     const double start = mca_coll_hdring_select_now();
     const int rc = NULL != p                        ? mca_coll_hdring_prepared_run(p, a)
                    : HDRING_PICK_FALLBACK == pick ? fallback(m, comm, a, MCA_COLL_HDRING_BLOCKING, NULL)
@@ -163,6 +166,7 @@ static int __opal_attribute_noinline__ trial(mca_coll_hdring_module_t *m, struct
         while (mca_coll_hdring_select_now() - start < 1e-6 * cfg->select_slow_us) {
         }
     }
+    m->selecting = true;
     mca_coll_hdring_select_record(m, comm, r, mca_coll_hdring_select_now() - start);
     return rc;
 }
