@@ -156,18 +156,18 @@ static int __opal_attribute_noinline__ trial(mca_coll_hdring_module_t *m, struct
     /* a collective the candidate makes on this communicator itself (coll/han's set-up at its first call, say)
      * runs outside the trial: the trial's state is this call's */
     m->selecting = false;
-    const double start = mca_coll_hdring_select_now();
+    const double start = mca_coll_hdring_now();
     const int rc = NULL != p                        ? mca_coll_hdring_prepared_run(p, a)
                    : HDRING_PICK_FALLBACK == pick ? fallback(m, comm, a, MCA_COLL_HDRING_BLOCKING, NULL)
                                                   : unprepared(m, comm, a, pick, MCA_COLL_HDRING_BLOCKING, NULL);
     const mca_coll_hdring_config_t *cfg = &m->setup->config;
     if (OPAL_UNLIKELY(cfg->select_slow_us > 0) && timed && HDRING_PICK_MODEL == pick &&
         m->setup->rank == cfg->select_slow_rank) { /* a test's slow rank (coll_hdring_select_slow_rank) */
-        while (mca_coll_hdring_select_now() - start < 1e-6 * cfg->select_slow_us) {
+        while (mca_coll_hdring_now() - start < 1e-6 * cfg->select_slow_us) {
         }
     }
     m->selecting = true;
-    mca_coll_hdring_select_record(m, comm, r, mca_coll_hdring_select_now() - start);
+    mca_coll_hdring_select_record(m, comm, r, mca_coll_hdring_now() - start);
     return rc;
 }
 

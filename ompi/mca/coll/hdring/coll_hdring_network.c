@@ -29,13 +29,13 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "opal/util/output.h"
 #include "ompi/mca/pml/pml.h"
 
 #include "coll_hdring_params.h"
 #include "coll_hdring_bootstrap.h"
+#include "coll_hdring_util.h"
 
 #define MEDIUM (32 * 1024)
 #define LARGE (96 * 1024)
@@ -44,14 +44,6 @@
 #define REPEATS_MAX 3          /* of the medium and large messages, while... */
 #define REPEAT_BUDGET_S 0.005  /* ...the ones before took less than this */
 #define NVALUES 5 /* per rank: measured (1/0), failed (1/0), latency ns, bandwidth B/s, exchange B/s */
-
-/* Seconds on a monotonic clock (no MPI call: the component stays below the MPI layer). */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -63,7 +55,7 @@ static int cmp(const void *a, const void *b)
 static double round_trip(struct ompi_communicator_t *comm, int peer, bool initiator, char *buf, size_t bytes,
                          int tag)
 {
-    const double start = now();
+    const double start = mca_coll_hdring_now();
     int rc;
     if (initiator) {
         rc = MCA_PML_CALL(send(buf, bytes, MPI_BYTE, peer, tag, MCA_PML_BASE_SEND_STANDARD, comm));
@@ -73,21 +65,21 @@ static double round_trip(struct ompi_communicator_t *comm, int peer, bool initia
         rc = OMPI_SUCCESS == rc ? MCA_PML_CALL(send(buf, bytes, MPI_BYTE, peer, tag, MCA_PML_BASE_SEND_STANDARD, comm))
                                 : rc;
     }
-    return OMPI_SUCCESS != rc ? -1 : initiator ? now() - start : 0;
+    return OMPI_SUCCESS != rc ? -1 : initiator ? mca_coll_hdring_now() - start : 0;
 }
 
 /* Both send `bytes` at once: the time, < 0 on an error. */
 static double exchange(struct ompi_communicator_t *comm, int peer, char *out, char *in, size_t bytes, int tag)
 {
     ompi_request_t *req;
-    const double start = now();
+    const double start = mca_coll_hdring_now();
     int rc = MCA_PML_CALL(irecv(in, bytes, MPI_BYTE, peer, tag, comm, &req));
     if (OMPI_SUCCESS != rc) {
         return -1;
     }
     rc = MCA_PML_CALL(send(out, bytes, MPI_BYTE, peer, tag, MCA_PML_BASE_SEND_STANDARD, comm));
     const int waited = ompi_request_wait(&req, MPI_STATUS_IGNORE);
-    return OMPI_SUCCESS != rc || OMPI_SUCCESS != waited ? -1 : now() - start;
+    return OMPI_SUCCESS != rc || OMPI_SUCCESS != waited ? -1 : mca_coll_hdring_now() - start;
 }
 
 /* This leader's pair, measured into v (NVALUES): the initiator fills it, the other leaves it unmeasured. Both
@@ -112,7 +104,7 @@ static void measure_pair(struct ompi_communicator_t *comm, int peer, bool initia
     /* the faster of each size: a busy moment slows one, never speeds it */
     double trip[2] = {-1, -1}, both[2] = {-1, -1};
     const size_t bytes[2] = {NULL != mem ? MEDIUM : 0, large_bytes};
-    const double start = now();
+    const double start = mca_coll_hdring_now();
     for (int i = 0, again = 1; again; ++i) {
         for (int k = 0; k < 2; ++k) {
             const double t = round_trip(comm, peer, initiator, buf, bytes[k], tag);
@@ -123,7 +115,7 @@ static void measure_pair(struct ompi_communicator_t *comm, int peer, bool initia
         }
         /* the initiator says whether to repeat (within the time budget, nothing failed on its side), in a byte
          * the answer echoes: both follow that byte, so neither waits for a message the other skips */
-        buf[0] = (char) (initiator && ok && i + 1 < REPEATS_MAX && now() - start < REPEAT_BUDGET_S);
+        buf[0] = (char) (initiator && ok && i + 1 < REPEATS_MAX && mca_coll_hdring_now() - start < REPEAT_BUDGET_S);
         ok &= round_trip(comm, peer, initiator, buf, 1, tag) >= 0;
         again = 0 != buf[0];
     }

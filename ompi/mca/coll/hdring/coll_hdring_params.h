@@ -9,6 +9,7 @@
 
 #include "coll_hdring_ompi.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +34,15 @@ typedef enum mca_coll_hdring_coll {
 hdring_coll_t mca_coll_hdring_core_coll(mca_coll_hdring_coll_t coll);
 const char *mca_coll_hdring_coll_name(mca_coll_hdring_coll_t coll);
 int mca_coll_hdring_coll_tag(mca_coll_hdring_coll_t coll);
+
+/* The whole vector's bytes of a call of collective coll on p ranks, `count` elements of `size` bytes (per block for
+ * reduce_scatter_block and allgather; reduce_scatter: its counts' sum): the size decisions, thresholds and the
+ * trace's bytes= speak of. */
+static inline size_t mca_coll_hdring_vector_bytes(mca_coll_hdring_coll_t coll, size_t count, size_t size, int p)
+{
+    const bool blocks = MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK == coll || MCA_COLL_HDRING_ALLGATHER == coll;
+    return (blocks ? (size_t) p : 1) * count * size;
+}
 
 /* Index of the thresholds that apply: communicator size a power of two or not. */
 enum { HDRING_POF2 = 0, HDRING_NPOF2 = 1 };

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "opal/util/output.h"
 #include "ompi/datatype/ompi_datatype.h"
@@ -72,33 +71,18 @@ void mca_coll_hdring_select_enable(mca_coll_hdring_module_t *m, bool tolerant)
     m->selecting = sel->on;
 }
 
-double mca_coll_hdring_select_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
-}
-
 /* The whole vector's bytes (the trace's bytes=). */
 static size_t bytes_of(const mca_coll_hdring_args_t *a, int p)
 {
     size_t size, count = a->count;
     ompi_datatype_type_size(a->dtype, &size);
-    switch (a->coll) {
-    case MCA_COLL_HDRING_REDUCE_SCATTER:
+    if (MCA_COLL_HDRING_REDUCE_SCATTER == a->coll) {
         count = 0;
         for (int b = 0; b < p; ++b) {
             count += (size_t) a->rcounts[b];
         }
-        break;
-    case MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK:
-    case MCA_COLL_HDRING_ALLGATHER:
-        count *= (size_t) p;
-        break;
-    default:
-        break;
     }
-    return count * size;
+    return mca_coll_hdring_vector_bytes(a->coll, count, size, p);
 }
 
 /* Whether no algorithm changes the result's bits: no reduction, or a predefined operation on predefined integers

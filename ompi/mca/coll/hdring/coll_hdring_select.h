@@ -44,8 +44,6 @@ int mca_coll_hdring_select_trial_pick(const mca_coll_hdring_range_t *r, bool *ti
  * rank of comm takes part (all at the same call). */
 void mca_coll_hdring_select_record(mca_coll_hdring_module_t *m, struct ompi_communicator_t *comm,
                                    mca_coll_hdring_range_t *r, double seconds);
-/* Seconds of a monotonic clock. */
-double mca_coll_hdring_select_now(void);
 
 /* For the trace: "alg=ring (measuring ...)" for a call served by `pick` (trying: the range under trial), or NULL
  * when the task's own text says it (the model's choice, no range decided). */

@@ -150,18 +150,6 @@ void mca_coll_hdring_task_forget_all(mca_coll_hdring_setup_t *s)
     s->task_bytes = 0;
 }
 
-/* The whole vector's bytes (the decision's size; README: what bytes= means). */
-static size_t bytes_of(const mca_coll_hdring_key_t *key, int p)
-{
-    switch (key->coll) {
-    case MCA_COLL_HDRING_REDUCE_SCATTER_BLOCK:
-    case MCA_COLL_HDRING_ALLGATHER:
-        return (size_t) p * key->count * key->size;
-    default:
-        return key->count * key->size;
-    }
-}
-
 /* ---- a transport that only takes memory: scratch sizing and recording ---- */
 
 static void *build_take(const hdring_xport_t *x, size_t bytes)
@@ -268,7 +256,7 @@ static bool decide_and_plan(mca_coll_hdring_setup_t *s, mca_coll_hdring_task_t *
     mca_coll_hdring_choice_t choice;
     const bool ordered = 0 != (key->flags & MCA_COLL_HDRING_KEY_ORDERED);
     hdring_schedule_init(&task->sched);
-    task->bytes = bytes_of(key, s->p);
+    task->bytes = mca_coll_hdring_vector_bytes(key->coll, key->count, key->size, s->p);
     mca_coll_hdring_decide(s, key->coll, task->bytes, ordered, key->pick, &choice);
     task->fallback = choice.fallback;
     task->alg = choice.c.alg;
@@ -279,8 +267,8 @@ static bool decide_and_plan(mca_coll_hdring_setup_t *s, mca_coll_hdring_task_t *
 bool mca_coll_hdring_task_falls_back(mca_coll_hdring_setup_t *s, const mca_coll_hdring_key_t *key)
 {
     mca_coll_hdring_choice_t choice;
-    mca_coll_hdring_decide(s, key->coll, bytes_of(key, s->p), 0 != (key->flags & MCA_COLL_HDRING_KEY_ORDERED),
-                           key->pick, &choice);
+    const size_t bytes = mca_coll_hdring_vector_bytes(key->coll, key->count, key->size, s->p);
+    mca_coll_hdring_decide(s, key->coll, bytes, 0 != (key->flags & MCA_COLL_HDRING_KEY_ORDERED), key->pick, &choice);
     return choice.fallback;
 }
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "opal/util/output.h"
 #include "opal/util/show_help.h"
@@ -111,4 +112,11 @@ bool mca_coll_hdring_grow(char **buf, const char *fmt, ...)
     va_end(ap);
     *buf = grown;
     return true;
+}
+
+double mca_coll_hdring_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
 }

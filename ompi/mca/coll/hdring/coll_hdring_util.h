@@ -31,6 +31,9 @@ BEGIN_C_DECLS
         (owner)->newest = (e);                                                                                \
     } while (0)
 
+/* Seconds on a monotonic clock (no MPI call: the component stays below the MPI layer). */
+double mca_coll_hdring_now(void);
+
 /* The verbose trace's opal_output stream: lines on stderr without opal's "[host:pid]" prefix. */
 extern int mca_coll_hdring_output;
 /* Guards what the process's communicators share (the parameter snapshot, the setups and their caches):
