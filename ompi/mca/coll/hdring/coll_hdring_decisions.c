@@ -15,12 +15,19 @@
 
 #include "coll_hdring_util.h"
 
-static const char *const coll_names[MCA_COLL_HDRING_NCOLLS] = {"allreduce", "reduce_scatter", "reduce_scatter_block",
-                                                               "allgather", "bcast"};
-static const hdring_coll_t coll_cores[MCA_COLL_HDRING_NCOLLS] = {HDRING_COLL_ALLREDUCE, HDRING_COLL_REDUCE_SCATTER,
-                                                                 HDRING_COLL_REDUCE_SCATTER, HDRING_COLL_ALLGATHER,
-                                                                 HDRING_COLL_BCAST};
-const hdring_decisions_colls_t mca_coll_hdring_decisions_colls = {MCA_COLL_HDRING_NCOLLS, coll_names, coll_cores};
+/* The collectives a file names, as the parameters name them (coll_hdring_params.c's table, copied for the core). */
+static const char *coll_names[MCA_COLL_HDRING_NCOLLS];
+static hdring_coll_t coll_cores[MCA_COLL_HDRING_NCOLLS];
+static const hdring_decisions_colls_t decisions_colls = {MCA_COLL_HDRING_NCOLLS, coll_names, coll_cores};
+
+static const hdring_decisions_colls_t *colls(void)
+{
+    for (int c = 0; c < MCA_COLL_HDRING_NCOLLS; ++c) {
+        coll_names[c] = mca_coll_hdring_coll_name((mca_coll_hdring_coll_t) c);
+        coll_cores[c] = mca_coll_hdring_core_coll((mca_coll_hdring_coll_t) c);
+    }
+    return &decisions_colls;
+}
 
 /* The file read (one per process: the path of the first communicator that asked), and the decisions learned. */
 static struct {
@@ -43,7 +50,7 @@ const hdring_decisions_t *mca_coll_hdring_decisions_of(const char *path)
         const char *text = mca_coll_hdring_params_file_text(path, &error);
         char why[512];
         if (NULL != text) {
-            const int bad = hdring_decisions_parse(text, &mca_coll_hdring_decisions_colls, &file.read, why,
+            const int bad = hdring_decisions_parse(text, colls(), &file.read, why,
                                                    sizeof(why));
             if (bad > 0) {
                 mca_coll_hdring_report("bad decisions", path, bad, why);
@@ -106,7 +113,7 @@ static int save(void)
     fputs("# measured by a job:\n", out);
     for (int i = 0; i < file.learned.n; ++i) {
         char line[1024];
-        hdring_decisions_format(&file.learned.d[i], &mca_coll_hdring_decisions_colls, file.notes[i], line,
+        hdring_decisions_format(&file.learned.d[i], colls(), file.notes[i], line,
                                 sizeof(line));
         fprintf(out, "%s\n", line);
     }

@@ -14,8 +14,7 @@
 
 BEGIN_C_DECLS
 
-/* The MPI collectives as a file names them (hdring_decisions_t.coll is an mca_coll_hdring_coll_t). */
-extern const hdring_decisions_colls_t mca_coll_hdring_decisions_colls;
+/* A file names the MPI collectives as the parameters do; hdring_decisions_t.coll is an mca_coll_hdring_coll_t. */
 
 /* The decisions of the file at `path` (NULL or empty: none), read the first time it is asked for; problems with it
  * are reported once, by rank 0 of MPI_COMM_WORLD. Never NULL. */
