@@ -67,20 +67,21 @@ plot_dir=perf/report/plots
 if [ "$plots" = yes ] && command -v gnuplot >/dev/null; then
     mkdir -p "$plot_dir"
     # 1. the issue's platform at 1,024 ranks: time against size per collective
-    panels=""
+    panels="" npanels=0
     for c in allreduce reduce_scatter_block allgather bcast; do
         awk -F, -v c="$c" '$1 == "fat-tree-64x16" && $2 == 1024 && $3 == c' "$tmp/rows.csv" | sort -t, -k4,4n >"$tmp/p-$c.csv"
         [ -s "$tmp/p-$c.csv" ] || continue
+        npanels=$((npanels + 1))
         panels="$panels
 set title '$c'
-plot '$tmp/p-$c.csv' using 5:6 with linespoints lw 2 pt 7 lc rgb '#08306b' title 'hdring auto', \\
-     '' using 5:8 with linespoints lw 1.5 pt 5 lc rgb '#e6550d' title 'SMPI Open MPI selector', \\
-     '' using 5:9 with linespoints lw 1.5 pt 9 lc rgb '#31a354' title 'SMPI MPICH selector', \\
-     '' using 5:10 with linespoints lw 1.5 dt 2 pt 4 lc rgb '#756bb1' title 'best single SMPI algorithm', \\
-     '' using 5:13 with lines lw 1 dt 3 lc rgb 'black' title 'alpha-beta bound'"
+plot '$tmp/p-$c.csv' using 5:6 with points lw 2 pt 7 lc rgb '#08306b' title 'hdring auto', \\
+     '' using 5:8 with points lw 1.5 pt 5 lc rgb '#e6550d' title 'SMPI Open MPI selector', \\
+     '' using 5:9 with points lw 1.5 pt 9 lc rgb '#31a354' title 'SMPI MPICH selector', \\
+     '' using 5:10 with points lw 1.5 dt 2 pt 4 lc rgb '#756bb1' title 'best single SMPI algorithm', \\
+     '' using 5:13 with points pt 1 lc rgb 'black' title 'alpha-beta bound'"
     done
     [ -z "$panels" ] || gnuplot <<GNUPLOT
-set terminal pngcairo size 1240,780 font ',10' noenhanced
+set terminal pngcairo size 1240,$((npanels > 2 ? 780 : 420)) font ',10' noenhanced
 set output '$plot_dir/sim-fat-tree-64x16-p1024.png'
 set datafile separator ','
 set datafile missing 'NA'
@@ -89,7 +90,7 @@ set format x '%.0s%cB'
 set xlabel 'bytes (whole vector)'
 set ylabel 'microseconds per call'
 set key top left font ',8'
-set multiplot layout 2,2 title 'Simulated 64 nodes x 16 ranks, 100 Gbit/s fat tree, p = 1,024 (SimGrid SMPI)'
+set multiplot layout $((npanels > 2 ? 2 : 1)),2 title 'Simulated 64 nodes x 16 ranks, 100 Gbit/s fat tree, p = 1,024 (SimGrid SMPI): the sizes simulated'
 $panels
 unset multiplot
 GNUPLOT
